@@ -62,6 +62,11 @@ public struct WorkerOptions: Sendable {
         self.audit = audit
     }
 
-    /// How often a running job's lease is renewed: a third of its length.
-    var renewInterval: Double { max(0.05, leaseSeconds / 3) }
+    /// How many renewals a lease's length holds: three, so two may be late before it expires.
+    /// Tests raise it, so that a short lease keeps ten times its renewal interval of slack on a
+    /// loaded machine.
+    var renewalsPerLease: Double = 3
+
+    /// How often a running job's lease is renewed: `1 / renewalsPerLease` of its length.
+    var renewInterval: Double { max(0.05, leaseSeconds / renewalsPerLease) }
 }

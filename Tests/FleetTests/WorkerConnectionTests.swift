@@ -62,10 +62,12 @@ struct WorkerConnectionTests {
         let scratch = try TemporaryDirectory.make("worker-connection")
         // Submitted, then closed: from here on only the worker and psql talk to the database.
         let ids = try Self.submitHeals(concurrency, to: JobQueue(url: url))
-        var options = WorkerOptions(executable: try Self.slowHeal(seconds: 5, in: scratch), name: "shared", audit: try .scratch())
+        var options = WorkerOptions(executable: try Self.slowHeal(seconds: 8, in: scratch), name: "shared", audit: try .scratch())
         options.concurrency = concurrency
-        // A 1 s lease: each 5 s job outlives its lease five times over unless the heartbeat renews it.
-        options.leaseSeconds = 1
+        // A 2 s lease: each 8 s job outlives its lease four times over unless the heartbeat renews
+        // it, every 0.1 s here, so a loaded machine may stall the heartbeat 1.9 s before one expires.
+        options.leaseSeconds = 2
+        options.renewalsPerLease = 20
         options.scratchRoot = scratch
         let worker = FleetWorker(url: url, options: options, log: Self.quietLog())
         let done = Self.start(worker)
@@ -80,7 +82,7 @@ struct WorkerConnectionTests {
         #expect(connections == "2")
         // A reaper of its own: any expired lease would be taken back while the jobs run.
         let watcher = try JobQueue(url: url)
-        let watchUntil = Date().addingTimeInterval(3)
+        let watchUntil = Date().addingTimeInterval(6)
         while Date() < watchUntil {
             #expect(try watcher.reapExpiredLeases(audit: { _ in }).isEmpty)
             usleep(200_000)
@@ -101,14 +103,17 @@ struct WorkerConnectionTests {
         let url = try backend.freshURL()
         let queue = try JobQueue(url: url)
         for index in 0..<3 { try queue.submit(JobRequest(kind: .noop, spec: "{\"kind\":\"noop\"}", repository: "r\(index)")) }
-        let leases = try (0..<3).map { _ in try #require(try queue.claim(owner: "w", leaseSeconds: 1)?.lease) }
+        // Claimed for 2 s and renewed every 0.1 s: a loaded machine may stall the heartbeat (or
+        // its start after the claims) 1.9 s before a lease expires.
+        let leases = try (0..<3).map { _ in try #require(try queue.claim(owner: "w", leaseSeconds: 2)?.lease) }
         var options = WorkerOptions(executable: "/bin/false", name: "beat", audit: try .scratch())
-        options.leaseSeconds = 1
+        options.leaseSeconds = 2
+        options.renewalsPerLease = 20
         let heartbeat = LeaseHeartbeat(connection: WorkerConnection(url: url, retry: RetryPolicy()), options: options)
         defer { heartbeat.stop() }
         let keepers = leases.map { heartbeat.keep($0) }
         // Three lease lengths: nothing expires.
-        usleep(3_000_000)
+        usleep(6_000_000)
         #expect(try queue.reapExpiredLeases(audit: { _ in }).isEmpty)
         #expect(keepers.allSatisfy { $0.status == .held })
         #expect(try queue.cancel(leases[1].jobID, audit: { _ in }) == .running)

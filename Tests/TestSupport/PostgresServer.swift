@@ -16,7 +16,7 @@ public final class PostgresServer: @unchecked Sendable {
     /// Its password (random per server).
     public let password: String
     /// The port it listens on, on 127.0.0.1.
-    public let port: Int
+    public private(set) var port: Int
     /// The server's directory (data and socket), removed by `stop()`.
     public let directory: String
     private var stopped = false
@@ -57,7 +57,19 @@ public final class PostgresServer: @unchecked Sendable {
                 directory + "/data/server.crt")
             settings += " -c ssl=on"
         }
-        try start()
+        // The port was free when chosen; another test's server may take it before this one binds.
+        for attempt in 1...5 {
+            do {
+                try start()
+                break
+            } catch {
+                let log = (try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? ""
+                guard attempt < 5, log.contains("could not bind") || log.contains("already in use") else {
+                    throw ServerError("\(error); server log: \(log.suffix(2000))")
+                }
+                port = try Self.freePort()
+            }
+        }
     }
 
     /// The server's certificate (with `tls`): the root a client verifies it against.
@@ -84,7 +96,13 @@ public final class PostgresServer: @unchecked Sendable {
     /// One server for every test of this process that only needs a database of its own
     /// (`createDatabase`); stopped and removed when the process exits. Nil where none can start.
     public static let shared: PostgresServer? = {
-        guard available, let server = try? PostgresServer() else { return nil }
+        guard available else { return nil }
+        let server: PostgresServer
+        do { server = try PostgresServer() } catch {
+            // Said once, where the log shows it: every test needing the server fails without it.
+            FileHandle.standardError.write(Data("PostgresServer.shared did not start: \(error)\n".utf8))
+            return nil
+        }
         atexit { PostgresServer.shared?.stop() }
         return server
     }()
@@ -166,22 +184,36 @@ public final class PostgresServer: @unchecked Sendable {
         return text
     }
 
-    /// A port nothing listens on now on 127.0.0.1 (the kernel's choice for a bound, then closed, socket).
+    /// A port nothing listens on now on 127.0.0.1, below the kernel's ephemeral range: the local
+    /// port of an outgoing connection (the tests make thousands) never takes it before a server
+    /// binds it, as it could take a port the kernel chose for a bound, then closed, socket.
     public static func freePort() throws -> Int {
+        let ephemeralStart = ephemeralPortRangeStart()
+        for _ in 0..<200 {
+            let candidate = Int.random(in: 20_000..<max(20_001, ephemeralStart))
+            if try canBind(port: candidate) { return candidate }
+        }
+        throw ServerError("no free port in 20000..<\(ephemeralStart) after 200 tries")
+    }
+
+    /// The first port of `net.ipv4.ip_local_port_range` (Linux's default, 32768, when unreadable).
+    private static func ephemeralPortRangeStart() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { Int($0) } ?? 32768
+    }
+
+    /// Whether a socket can bind `port` on 127.0.0.1 now.
+    private static func canBind(port: Int) throws -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError("socket: errno \(errno)") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
-            }
+        address.sin_port = UInt16(port).bigEndian
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
         }
-        guard bound else { throw ServerError("bind: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
