@@ -36,7 +36,7 @@ struct CIRecipeCLITests {
         #expect(scan.failed, "the scan gates on the yaml.load finding")
         // Both lockfiles' ecosystems fetched, so the dependency check runs (not exit 3).
         #expect(runner.mirrorRequests.names.withLock { Set($0) } == ["PyPI", "npm"])
-        #expect(scan.exits.first { $0.command.hasPrefix("sentinel scan") }?.status == 1, "\(scan.log)")
+        #expect(scan.exits.first { $0.command.contains("sentinel scan .") }?.status == 1, "\(scan.log)")
         let sarif = try #require(runner.uploadedSARIF.first, "upload-sarif ran")
         #expect(sarif.category == "sentinel")
         #expect(sarif.ruleIds.contains("python.yaml-load"), "\(sarif.ruleIds)")
@@ -105,6 +105,38 @@ struct ActionWorkflowCLITests {
     }
 }
 
+/// Issue 78, W10: a checkout holding its own `sentinel.sarif` (any pull request may commit one)
+/// and a scan that stops before writing its report (exit 2). On 7f222c61 the action uploaded
+/// whatever `sentinel.sarif` the checkout held, so the pull request's planted report went to code
+/// scanning; now the report is written outside the checkout and only this run's is uploaded.
+@Suite(
+    "The composite action uploads only its own run's report", .serialized,
+    .enabled(if: TestHost.canSandbox, "runs the action's scan: needs root and user namespaces"))
+struct ActionReportCLITests {
+    @Test func aReportTheCheckoutHoldsIsNeverUploaded() throws {
+        let action = try String(contentsOfFile: CLI.packageRoot + "/action.yml", encoding: .utf8)
+        let planted = """
+            {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "planted", "rules": []}},
+              "results": [{"ruleId": "planted.rule", "message": {"text": "planted"}}]}]}
+
+            """
+        let files = Runner.lockfiles.merging([".github/actions/sentinel/action.yml": action, "sentinel.sarif": planted]) { a, _ in a }
+        let runner = try Runner(fixture: nil, files: files)
+        defer { runner.cleanUp() }
+        let job = Workflow.Job(
+            name: "scan", condition: nil, env: ["SENTINEL_HOME": "/tmp/sentinel"],
+            steps: [
+                Workflow.Step(uses: "actions/checkout@v4"),
+                // An operator's mistake stops the scan before it writes (exit 2), as a bad input would.
+                Workflow.Step(uses: "./.github/actions/sentinel", with: ["fail-on": "no-such-severity", "heal": "true"]),
+            ])
+        let scan = try runner.run(job, needsFailed: false)
+        #expect(scan.failed && scan.exits.last?.command == "exit \"$SENTINEL_STATUS\"" && scan.exits.last?.status == 2, "\(scan.log)")
+        #expect(runner.uploadedSARIF.isEmpty, "\(runner.uploadedSARIF.map(\.ruleIds))")
+        #expect(!scan.exits.contains { $0.command.hasPrefix("policy=()") }, "no heal without this run's report: \(scan.log)")
+    }
+}
+
 /// Issue 76, H4: the README's workflow on a pull request whose own `.sentinel.yml` says
 /// `failOn: none` and whose new route runs a query parameter as a command. On 7f222c61 the action
 /// had no base and no config input and the scan read the pull request's file: the job passed. Now
@@ -158,11 +190,19 @@ struct PullRequestActionCLITests {
 struct Workflow {
     struct Step {
         var name: String?
+        var id: String?
         var uses: String?
         var run: String?
         var condition: String?
         var with: [String: String]
         var env: [String: String]
+
+        init(
+            name: String? = nil, id: String? = nil, uses: String? = nil, run: String? = nil, condition: String? = nil,
+            with: [String: String] = [:], env: [String: String] = [:]
+        ) {
+            (self.name, self.id, self.uses, self.run, self.condition, self.with, self.env) = (name, id, uses, run, condition, with, env)
+        }
     }
 
     struct Job {
@@ -189,7 +229,7 @@ struct Workflow {
             def strings(d): return {str(k): str(v) for k, v in (d or {}).items()}
             jobs = []
             for name, job in doc["jobs"].items():
-                steps = [{"name": s.get("name"), "uses": s.get("uses"), "run": s.get("run"), "if": s.get("if"),
+                steps = [{"name": s.get("name"), "id": s.get("id"), "uses": s.get("uses"), "run": s.get("run"), "if": s.get("if"),
                           "with": strings(s.get("with")), "env": strings(s.get("env"))} for s in job["steps"]]
                 jobs.append({"name": name, "if": job.get("if"), "env": strings(job.get("env")), "steps": steps})
             print(json.dumps(jobs))
@@ -205,7 +245,8 @@ struct Workflow {
                     env: job["env"] as? [String: String] ?? [:],
                     steps: (job["steps"] as? [[String: Any]] ?? []).map { step in
                         Step(
-                            name: step["name"] as? String, uses: step["uses"] as? String, run: step["run"] as? String,
+                            name: step["name"] as? String, id: step["id"] as? String, uses: step["uses"] as? String,
+                            run: step["run"] as? String,
                             condition: step["if"] as? String,
                             with: step["with"] as? [String: String] ?? [:], env: step["env"] as? [String: String] ?? [:])
                     })
@@ -261,6 +302,9 @@ final class Runner {
 
     var workspace: String { root + "/work/demo/demo" }
     var runnerTemp: String { root + "/runner-temp" }
+    /// The outputs of this job's steps so far, by the expression that reads each
+    /// (`${{ steps.scan.outputs.sarif }}`).
+    private var stepOutputs: [String: String] = [:]
     var state: String { root + "/state" }
     var runnerHome: String { root + "/github-home" }
 
@@ -337,15 +381,27 @@ final class Runner {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         var result = JobResult(ran: true, failed: false, exits: [])
+        stepOutputs = [:]
         for step in job.steps {
             guard try evaluate(step.condition, failed: result.failed) else { continue }
             // The runner already has the binary under test; DistributionCLITests installs the
             // tarball on a clean root the way this step does.
             if step.name == "Install Sentinel from the release tarball" { continue }
             if let run = step.run {
-                let exit = try shell(run, environment: environment(job: job, step: step))
+                let outputFile = runnerTemp + "/github-output-\(UUID().uuidString)"
+                FileManager.default.createFile(atPath: outputFile, contents: nil)
+                var variables = try environment(job: job, step: step)
+                variables["GITHUB_OUTPUT"] = outputFile
+                let exit = try shell(run, environment: variables)
                 result.exits.append(exit)
                 if exit.status != 0 { result.failed = true }
+                if let id = step.id {
+                    let text = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+                    for line in text.split(separator: "\n") {
+                        let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                        if parts.count == 2 { stepOutputs["${{ steps.\(id).outputs.\(parts[0]) }}"] = parts[1] }
+                    }
+                }
             } else if let uses = step.uses, uses.hasPrefix("./") {
                 // A composite action of the checkout's own (this repository's action.yml, vendored).
                 let action = try CompositeAction.load(workspace + "/" + uses.dropFirst(2) + "/action.yml")
@@ -365,8 +421,8 @@ final class Runner {
         switch condition {
         case nil: return !failed
         case "failure() && github.event_name == 'push'": return failed
-        case "always() && hashFiles('sentinel.sarif') != ''":
-            return FileManager.default.fileExists(atPath: workspace + "/sentinel.sarif")
+        case "always() && steps.scan.outputs.sarif != ''":
+            return stepOutputs["${{ steps.scan.outputs.sarif }}", default: ""] != ""
         case let other?: throw RecipeError("the test does not know the expression \(other)")
         }
     }
@@ -399,6 +455,8 @@ final class Runner {
         // Where the team hosts the tarball: the install step it serves is DistributionCLITests'.
         case "${{ vars.SENTINEL_URL }}": return "http://127.0.0.1:9/unused"
         case "/tmp/sentinel": return state
+        case let output where stepOutputs[output] != nil: return stepOutputs[output] ?? ""
+        case let path where path.hasPrefix("${{ runner.temp }}/"): return runnerTemp + path.dropFirst("${{ runner.temp }}".count)
         default:
             if value.contains("${{") { throw RecipeError("the test does not know the value \(value)") }
             return value
@@ -428,7 +486,7 @@ final class Runner {
             // In a container job the workspace belongs to the runner's user, not to root.
             try chownTree(workspace, to: CIRecipeCLITests.runnerUID)
         case "github/codeql-action/upload-sarif@v3":
-            try uploadSARIF(workspace + "/" + (inputs["sarif_file"] ?? ""), category: inputs["category"] ?? "")
+            try uploadSARIF(try absolute(inputs["sarif_file"] ?? ""), category: inputs["category"] ?? "")
         case "actions/upload-artifact@v4":
             let name = try #require(inputs["name"])
             let source = try absolute(try #require(inputs["path"]))

@@ -101,7 +101,7 @@ struct CompositeAction {
         throw RecipeError("the test does not know the expression \(expression)")
     }
 
-    /// `A && B && ...` of `always()`, `hashFiles('F') != ''` and `X == 'v'`; no `if:` is `success()`.
+    /// `A && B && ...` of `always()`, `hashFiles('F') != ''`, `X != ''` and `X == 'v'`; no `if:` is `success()`.
     static func evaluate(
         _ condition: String?, failed: Bool, inputs: [String: String], outputs: [String: [String: String]], runner: Runner
     ) throws -> Bool {
@@ -114,6 +114,9 @@ struct CompositeAction {
             } else if term.hasPrefix("hashFiles('"), term.hasSuffix("') != ''") {
                 let file = term.dropFirst("hashFiles('".count).dropLast("') != ''".count)
                 holds = holds && FileManager.default.fileExists(atPath: runner.workspace + "/" + file)
+            } else if term.hasSuffix(" != ''") {
+                let left = try value(of: String(term.dropLast(" != ''".count)), inputs: inputs, outputs: outputs)
+                holds = holds && left != ""
             } else if let range = term.range(of: " == '"), term.hasSuffix("'") {
                 let left = try value(of: String(term[..<range.lowerBound]), inputs: inputs, outputs: outputs)
                 holds = holds && left == String(term[range.upperBound...].dropLast())

@@ -70,7 +70,7 @@ struct InitCLITests {
         runner.pullRequest = (head: "pull-request", base: base)
         let pull = try runner.run(try #require(workflow.job("scan")), needsFailed: false)
         #expect(pull.failed, "\(pull.log)")
-        let gated = try #require(pull.exits.first { $0.command.hasPrefix("sentinel scan") }, "\(pull.log)")
+        let gated = try #require(pull.exits.first { $0.command.contains("sentinel scan .") }, "\(pull.log)")
         #expect(gated.status == 1, "\(pull.log)")
         #expect(
             Set(runner.uploadedSARIF.last?.ruleIds ?? []) == ["python.taint-command-injection", "sentinel.config-changed"],

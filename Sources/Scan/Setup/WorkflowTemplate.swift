@@ -30,13 +30,21 @@ enum WorkflowTemplate {
                 with:
                   fetch-depth: 0                       # a pull request's base commit, for --since
               - run: sentinel db update --for .
-              - run: sentinel scan . --format sarif --output sentinel.sarif ${SENTINEL_BASE:+--since "$SENTINEL_BASE"}
+              # The report goes outside the checkout, emptied first: a pull request cannot plant one to be
+              # uploaded when the scan stops before writing its own.
+              - id: scan
+                run: |
+                  rm -f "$RUNNER_TEMP/sentinel.sarif"
+                  status=0
+                  sentinel scan . --format sarif --output "$RUNNER_TEMP/sentinel.sarif" ${SENTINEL_BASE:+--since "$SENTINEL_BASE"} || status=$?
+                  if [ -f "$RUNNER_TEMP/sentinel.sarif" ]; then echo "sarif=$RUNNER_TEMP/sentinel.sarif" >> "$GITHUB_OUTPUT"; fi
+                  exit "$status"
                 env:
                   SENTINEL_BASE: ${{ github.event.pull_request.base.sha }}   # empty on a push
-              - if: always() && hashFiles('sentinel.sarif') != ''
+              - if: always() && steps.scan.outputs.sarif != ''
                 uses: github/codeql-action/upload-sarif@v3
                 with:
-                  sarif_file: sentinel.sarif
+                  sarif_file: ${{ steps.scan.outputs.sarif }}
                   category: sentinel
 
         """
