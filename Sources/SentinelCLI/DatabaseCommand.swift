@@ -30,6 +30,14 @@ struct DatabaseImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        try AnalysisSandbox.enterStartDirectory()
+        if AnalysisSandbox.applies {
+            do {
+                throw ExitCode(try separatedImport())
+            } catch let unavailable as AnalysisSandbox.Unavailable {
+                Console.error("sentinel: warning: importing as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+            }
+        }
         let database = try OSVDatabase(path: StateLocation.current().osvDatabase)
         let source = "import " + paths.joined(separator: " ")
         let progress = ProgressReporter.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment)
@@ -43,6 +51,26 @@ struct DatabaseImportCommand: ParsableCommand {
                 + "\(report.unchanged) unchanged, \(report.olderIgnored) older ignored, \(report.problems.count) problems")
         Console.out("database: \(try StateLocation.current().osvDatabase)")
         if report.files > 0 && report.problems.count == report.files { throw ExitCode(2) }
+    }
+
+    /// Root's part (issue 78, W4): the import as the unprivileged analysis, as `db update` runs,
+    /// with exactly the paths named lent read-only (a directory by descriptor, a file alone) and
+    /// the state directory lent writable; no network. What another user left in a directory
+    /// named here is read with the analysis' rights and bounds, never root's.
+    private func separatedImport() throws -> Int32 {
+        let state = try StateLocation.current()
+        let named = paths.map(AnalysisSandbox.absolute)
+        var analysis = AnalysisSandbox(
+            arguments: ["db", "import"] + named, repository: nil, workingDirectory: FileManager.default.currentDirectoryPath)
+        for path in named {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            if isDirectory.boolValue { analysis.readOnlyTrees.append(path) } else { analysis.readOnlyFiles.append(path) }
+        }
+        // The analysis writes the database: no read hold of root's, the file reached at its path.
+        analysis.holdsOSVDatabase = false
+        try analysis.lendState(state, osvByDescriptor: false)
+        return try analysis.run()
     }
 }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Foundation
 import Synchronization
 import Testing
@@ -87,6 +90,28 @@ struct DatabaseCLITests {
         let result = try CLI.run(["db", "update", "--url", "ftp://example.org"], environment: environment())
         #expect(result.status == 2)
         #expect(result.stderr.contains("--url: 'ftp://example.org' is not an http:// or https:// URL"))
+    }
+
+    /// Issue 78, W4: `db import DIR` ran as root, so a record another user kept private (mode 600)
+    /// in the directory was read with root's rights (and a 2 GiB file there read whole). Started as
+    /// root it now runs as the unprivileged analysis, as `db update` does, with the named paths
+    /// lent read-only: that file is a problem of the import, the readable ones are imported.
+    @Test(.enabled(if: TestHost.canSandbox, "runs the import in the analysis sandbox: needs root and user namespaces"))
+    func importAsRootReadsWithTheAnalysisRights() throws {
+        // Outside the state directory: a lend may not overlap the state root lends writable.
+        let records = NSTemporaryDirectory() + "sentinel-records-\(UUID().uuidString)"
+        defer { for path in [home, records] { try? FileManager.default.removeItem(atPath: path) } }
+        try FileManager.default.createDirectory(atPath: records, withIntermediateDirectories: true)
+        for name in ["jinja2", "pyyaml"] {
+            let source = try #require(try FileManager.default.contentsOfDirectory(atPath: Self.pypa + "/" + name).sorted().first)
+            try FileManager.default.copyItem(atPath: Self.pypa + "/" + name + "/" + source, toPath: records + "/" + name + ".yaml")
+        }
+        let hidden = records + "/pyyaml.yaml"
+        #expect(chown(hidden, 4242, 4242) == 0 && chmod(hidden, 0o600) == 0)
+        let imported = try CLI.run(["db", "import", records], environment: environment())
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("imported 2 files: 1 new, "), "\(imported.stdout)")
+        #expect(imported.stderr.contains("\(hidden): cannot open: Permission denied"), "\(imported.stderr)")
     }
 
     /// The issue's reproducer: three pins, the PyPA corpus plus the GitHub records of the two

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Foundation
 import Testing
 import Support
@@ -53,6 +56,33 @@ struct DatabaseImportTests {
         #expect(older.olderIgnored == 1 && older.unchanged == 1)
         #expect(try db.lookup(dep).first?.smallestFix == "1.6")
         #expect(try db.status().records == 2)
+    }
+
+    /// Issue 78, W4: a 2 GiB sparse `.json` another user left in the imported directory was read
+    /// whole (the import was OOM-killed by an outer group only). Each file is read through the
+    /// bounded reader: a record past 64 MiB, an archive past 1 GiB, is a problem naming the bound,
+    /// and the rest is imported.
+    @Test("a record file past the bound is a problem naming it, read no further; the others are imported")
+    func oversizedRecordFile() throws {
+        let dir = try TemporaryDirectory.url("sca")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let records = dir.appendingPathComponent("records")
+        try FileManager.default.createDirectory(at: records, withIntermediateDirectories: true)
+        try RecordFiles.write(RecordFiles.json(id: "A-1"), "A-1.json", in: records)
+        for (name, size) in [("huge.json", ZipLimits.osvExports.maxEntryBytes + 1), ("huge.zip", ZipLimits.osvExports.maxArchiveBytes + 1)]
+        {
+            let path = records.appendingPathComponent(name).path
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            #expect(truncate(path, off_t(size)) == 0)
+        }
+        let db = try OSVDatabase(path: dir.appendingPathComponent("osv.sqlite").path)
+        let report = try db.import(paths: [records.path])
+        #expect(report.inserted == 1, "\(report)")
+        #expect(
+            report.problems.map(\.message).sorted() == [
+                "\(records.path)/huge.json: larger than \(ZipLimits.osvExports.maxEntryBytes) bytes",
+                "\(records.path)/huge.zip: larger than \(ZipLimits.osvExports.maxArchiveBytes) bytes",
+            ], "\(report.problems)")
     }
 
     @Test("a failure midway leaves the previous database intact")

@@ -88,8 +88,11 @@ extension OSVDatabase {
                     try importZip(file, label: label, report: &report, store: store)
                 } else {
                     report.files += 1
-                    guard let data = FileManager.default.contents(atPath: file) else {
-                        report.problems.append(ImportProblem(source: file, message: "\(file): cannot be read"))
+                    let data: Data
+                    do {
+                        data = try BoundedFile.read(file, limit: ZipLimits.osvExports.maxEntryBytes)
+                    } catch let error as SentinelError {
+                        report.problems.append(ImportProblem(source: file, message: error.message))
                         continue
                     }
                     try decodeAndStore(Array(data), name: file, report: &report, store: store)
@@ -118,9 +121,12 @@ extension OSVDatabase {
         store: (OSVRecord, [UInt8], String, inout ImportReport) throws -> Void
     ) throws {
         let display = label ?? file
-        guard let data = FileManager.default.contents(atPath: file) else {
-            if label != nil { throw SentinelError(.io, "\(file): cannot be read") }
-            report.problems.append(ImportProblem(source: file, message: "\(file): cannot be read"))
+        let data: Data
+        do {
+            data = try BoundedFile.read(file, limit: ZipLimits.osvExports.maxArchiveBytes)
+        } catch let error as SentinelError {
+            if label != nil { throw error }
+            report.problems.append(ImportProblem(source: file, message: error.message))
             return
         }
         let archive = try ZipArchive(path: display, bytes: Array(data))

@@ -6,6 +6,10 @@ import Support
 /// and far below what would exhaust memory or time, and are checked on the sizes the central
 /// directory declares before anything is inflated (inflation then stops at the declared size).
 struct ZipLimits: Sendable, Hashable {
+    /// The largest archive file read: it is read whole. OSV's largest per-ecosystem exports are a
+    /// few hundred MB compressed; 1 GiB bounds the memory an import of a file someone else left
+    /// in a directory may take.
+    var maxArchiveBytes = 1 << 30
     /// The largest uncompressed entry: one advisory record. Real records are kilobytes, the
     /// largest known a few MB (long version lists); 64 MiB leaves headroom and bounds memory.
     var maxEntryBytes = 64 << 20
