@@ -129,6 +129,20 @@ import Testing
         let extracted = "/*! For license information please see redoc.standalone.js.LICENSE.txt */\nvar c;\n"
         #expect(Self.signals("static/redoc.standalone.js", extracted) == [.libraryBanner])
         #expect(Self.signals("src/app.js", "/* app.js v2.0: the login page (c) us */\nvar d;\n") == [], "not a kept comment")
+        // An unminified release opens with a plain comment naming a full release and its license.
+        let owl =
+            "/*\n *  jQuery OwlCarousel v1.3.3\n *\n *  Copyright (c) 2013 Bartosz Wojciechowski\n *  Licensed under MIT\n */\nvar o;\n"
+        #expect(Self.signals("static/owl-carousel/owl.carousel.js", owl) == [.libraryBanner])
+        let responsive =
+            "/*\n * Foundation Responsive Library 4.0.0\n * Copyright 2013, ZURB\n * Free to use under the MIT license.\n*/\nvar f;\n"
+        #expect(Self.signals("static/js/foundation/foundation.js", responsive) == [.libraryBanner])
+        // A project's own license header names the license's version, not a release of its own.
+        let apache =
+            "/*\n * Copyright 2024 Example Inc.\n * Licensed under the Apache License, Version 2.0 (the \"License\");\n */\nvar g;\n"
+        #expect(Self.signals("src/server.js", apache) == [], "a license's version")
+        let gpl = "/* Copyright (C) 2021 us. Licensed under GPL v3.0 or later; see 10.1.2020 notes */\nvar h;\n"
+        #expect(Self.signals("src/server.js", gpl) == [], "a license's version; a date is no release")
+        #expect(Self.signals("src/app.js", "/* app.js 1.2.3 written by us */\nvar i;\n") == [], "a release without a license or copyright")
         #expect(Self.signals("src/app.js", "/*! The login page (c) us */\nvar d;\n") == [], "no version")
         #expect(Self.signals("src/app.js", "var e;\n/*! jQuery v3.7.1 | (c) OpenJS */\n") == [], "not at the top")
     }
