@@ -31,7 +31,7 @@ TEST_PACKAGES  = $(DEMO_PACKAGES) $(PACKAGE_PACKAGES) $(IMAGE_PACKAGES) python3-
 BENCH_PACKAGES = $(DEMO_PACKAGES) hyperfine time bubblewrap curl postgresql-15
 VENV         = .venv
 # Pinned, like the scanners in scripts/install-tools.sh: a new release of one cannot change a test.
-PIP_PACKAGES = jsonschema==4.26.0 packaging==26.4 cvss==3.6 pyyaml==6.0.4
+PIP_PACKAGES = jsonschema==4.26.0 packaging==26.4 cvss==3.6 pyyaml==6.0.4 pyte==0.8.2
 # The bench scripts' own venv: the fleet's peer in bench/fleet-peer.py (procrastinate, a PostgreSQL job
 # queue), tree-sitter for bench/js-parse-parity.py, Semgrep for bench/sast-js.py (the version of
 # js-vuln-dev's stored results and of scripts/install-tools.sh).

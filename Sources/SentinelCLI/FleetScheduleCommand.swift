@@ -72,7 +72,8 @@ struct FleetScheduleListCommand: ParsableCommand {
             let next = Date(timeIntervalSince1970: schedule.nextRun).formatted(.iso8601)
             let when =
                 schedule.cron.map { "cron \(DisplayText.escaped($0.expression.text)) \($0.timeZone)" } ?? "every \(Int(schedule.interval))s"
-            Console.write(1, "\(schedule.name)  \(when)  next \(next)  \(schedule.request.repository)\n")
+            // Rows of a shared database: their name and repository drive no terminal.
+            Console.out("\(DisplayText.escaped(schedule.name))  \(when)  next \(next)  \(DisplayText.escaped(schedule.request.repository))")
         }
     }
 }

@@ -44,8 +44,10 @@ struct MemoryShowCommand: ParsableCommand {
         ]
         if let lesson = record.lesson { lines.append("lesson: \(lesson)") }
         lines.append("patch sha256: \(record.patchHash)")
-        Console.out(lines.joined(separator: "\n"))
-        if !record.patch.isEmpty { Console.text(record.patch.hasSuffix("\n") ? record.patch : record.patch + "\n") }
+        // The signal's message, the strategy's description and the patch quote the repository.
+        Console.out(lines.map { DisplayText.escaped($0) }.joined(separator: "\n"))
+        let patch = DisplayText.multiline(record.patch)
+        if !patch.isEmpty { Console.text(patch.hasSuffix("\n") ? patch : patch + "\n") }
     }
 }
 

@@ -58,10 +58,13 @@ struct ProposalsShowCommand: ParsableCommand {
         lines.append("directory: \(proposal.directory)")
         // Fields a model, a server or a repository chose: one line each, driving no terminal.
         Console.out(lines.map { DisplayText.escaped($0) }.joined(separator: "\n") + "\n")
+        // The pull request's text and the patch quote the healed repository (its comments, its
+        // strings): shown as lines whose controls are visible (`\x1b]52;…`), never acted on by
+        // the terminal of the operator who reviews them, nor by a CI runner reading the log.
         let body = try BoundedFile.read(proposal.directory + "/PR.md", limit: 16 << 20, followLinks: false)
-        Console.write(1, String(decoding: body, as: UTF8.self) + "\n")
+        Console.text(DisplayText.multiline(String(decoding: body, as: UTF8.self)) + "\n")
         let patch = try BoundedFile.read(proposal.directory + "/patch.diff", limit: 64 << 20, followLinks: false)
-        Console.write(1, String(decoding: patch, as: UTF8.self))
+        Console.text(DisplayText.multiline(String(decoding: patch, as: UTF8.self)))
     }
 }
 
@@ -109,7 +112,8 @@ struct ProposalsApproveCommand: ParsableCommand {
             ?? GitIdentity.configured(
                 repository: review.store().find(id).repository, environment: ProcessInfo.processInfo.environment)
         if dryRun {
-            Console.write(1, try review.plan(id))
+            // The plan quotes the proposal's title, commit message and file names.
+            Console.text(DisplayText.multiline(try review.plan(id)))
             return
         }
         let applied = try review.approve(id)

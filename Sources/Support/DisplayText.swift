@@ -5,8 +5,32 @@
 /// GitHub Actions workflow command (issue 76, H7): the runner reads every line a step prints,
 /// and a line whose first non-blank characters are `::`, or one holding `##[`, can mask a value
 /// (`::add-mask::`), annotate any file (`::error file=…::`) or stop the reading of commands
-/// (`::stop-commands::`). The one escaping of every line printed from outside text.
+/// (`::stop-commands::`). The one escaping of every line printed from outside text; `multiline`
+/// is the same for a block (a patch, a pull request's body) that keeps its line feeds and tabs.
+/// What counts as acting on the terminal (`actsOnTerminal`) is also what the sandbox's `-t`
+/// relay drops from a payload's output (`TerminalOutputFilter`): one definition for both.
 public enum DisplayText {
+    /// Whether `scalar` drives a terminal or the order of what it shows rather than being shown:
+    /// a C0 control, DEL, a C1 control (U+0080–U+009F: `U+009B` is CSI, `U+009D` OSC to a
+    /// terminal that reads C1 in UTF-8), or a bidi override, embedding, isolate or mark
+    /// (U+061C, U+200E/F, U+202A–E, U+2066–9), which would let text reorder itself on a terminal
+    /// that implements bidi. Everything else is printable text.
+    public static func actsOnTerminal(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// `text` as a block of lines: each line as `line` shows one (every control and bidi control
+    /// escaped, no workflow command), except that line feeds and tabs are kept. A carriage return
+    /// is escaped (`\x0d`): it would let a later part of a line overwrite what the reader saw.
+    public static func multiline(_ text: some StringProtocol) -> String {
+        // By scalar: split by Character, "\r\n" is one and would not be cut.
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { inert(escaped(String(String.UnicodeScalarView($0)), keepingTabs: true)) }.joined(separator: "\n")
+    }
+
     /// `text` as one line: every control and bidi control escaped, a line break too (one field,
     /// one line), and no workflow command, whether it starts the line or not.
     public static func line(_ text: some StringProtocol) -> String {
@@ -16,6 +40,10 @@ public enum DisplayText {
     /// `text` with every control and bidi control escaped; a line break too (one field, one line).
     /// A `##[` (the runner's older command form, read anywhere in a line) is broken (`##\x5b`).
     public static func escaped(_ text: some StringProtocol) -> String {
+        escaped(text, keepingTabs: false)
+    }
+
+    private static func escaped(_ text: some StringProtocol, keepingTabs: Bool) -> String {
         var shown = ""
         var hashes = 0
         for scalar in text.unicodeScalars {
@@ -24,13 +52,13 @@ public enum DisplayText {
                 shown += "\\x5b"
                 continue
             }
-            switch scalar.value {
-            case 0..<0x20, 0x7F...0x9F:
-                shown += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                shown += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default:
+            let value = scalar.value
+            if !actsOnTerminal(value) || (keepingTabs && value == 0x09) {
                 shown.unicodeScalars.append(scalar)
+            } else if value <= 0x9F {
+                shown += "\\x" + (value < 0x10 ? "0" : "") + String(value, radix: 16)
+            } else {
+                shown += "\\u{" + String(value, radix: 16) + "}"
             }
         }
         return shown

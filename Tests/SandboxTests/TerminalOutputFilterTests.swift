@@ -93,6 +93,9 @@ struct TerminalOutputFilterTests {
         Case("ESC SP (8-bit replies), DECID, single shifts", "\u{1B} G\u{1B} F\u{1B}Z\u{1B}N\u{1B}O\u{1B}n\u{1B}lok", "ok"),
         Case("multi-byte charset and stray ST", "\u{1B}$B\u{1B}(%5\u{1B}\\ok", "ok"),
         Case("DEL and C0 controls off the list", "a\u{0}\u{7F}\u{B}\u{C}\u{11}\u{13}\u{1C}b", "ab"),
+        // Issue 78: what `DisplayText` escapes is what the relay drops; a terminal with bidi
+        // (VTE) would reorder a line around these ("Trojan Source").
+        Case("bidi overrides, isolates and marks", "a\u{202E}cba\u{202C} \u{2066}x\u{2069}\u{200F}\u{61C}b", "acba xb"),
     ]
 
     /// What interactive programs need passes as it is.

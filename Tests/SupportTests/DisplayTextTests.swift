@@ -21,4 +21,22 @@ struct DisplayTextTests {
         #expect(DisplayText.inert("::") == #"\x3a:"#)
         #expect(DisplayText.inert(":x") == ":x")
     }
+
+    /// Issue 78, W5: a block (a patch, a PR's body) keeps its line feeds and tabs; every other
+    /// control, a carriage return included, is visible, and no line is a workflow command.
+    @Test func aBlockKeepsLinesAndTabsAndNothingElse() {
+        let text = "a\tb\r\n\u{1B}]52;c;eA==\u{7}\n::add-mask::s\n\u{9B}2J \u{2067}x\n"
+        #expect(DisplayText.multiline(text) == "a\tb\\x0d\n\\x1b]52;c;eA==\\x07\n\\x3a:add-mask::s\n\\x9b2J \\u{2067}x\n")
+        #expect(DisplayText.multiline("") == "")
+    }
+
+    /// What acts on a terminal: controls and bidi controls, and nothing printable.
+    @Test func whatActsOnATerminal() {
+        for acting: UInt32 in [0, 0x9, 0xA, 0x1B, 0x7F, 0x80, 0x9B, 0x9F, 0x061C, 0x200E, 0x202E, 0x2069] {
+            #expect(DisplayText.actsOnTerminal(acting), "\(acting)")
+        }
+        for shown: UInt32 in [0x20, 0x7E, 0xA0, 0xE9, 0x2603, 0x1F600, 0xFFFD, 0x10FFFF] {
+            #expect(!DisplayText.actsOnTerminal(shown), "\(shown)")
+        }
+    }
 }

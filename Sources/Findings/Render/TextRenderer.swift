@@ -160,9 +160,9 @@ public struct TextRenderer: ReportRenderer {
             switch scalar.value {
             case 0x0a, 0x0d: out.append(" ")
             case 0x09: out.append("\t")
-            case 0..<0x20, 0x7f...0x9f, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                // Bidi controls too: "Trojan Source" text must not reorder what the reader sees.
-                out += "\\u{\(String(scalar.value, radix: 16))}"
+            // Bidi controls too (`DisplayText`'s one definition): "Trojan Source" text must not
+            // reorder what the reader sees.
+            case let value where DisplayText.actsOnTerminal(value): out += "\\u{\(String(value, radix: 16))}"
             default: out.unicodeScalars.append(scalar)
             }
         }

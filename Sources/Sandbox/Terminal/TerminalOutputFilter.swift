@@ -1,3 +1,5 @@
+import Support
+
 /// What a `-t` payload writes is a stream of terminal commands for the *caller's* terminal. Most
 /// only draw (text, colours, cursor movement, clearing), but some reach past the screen: OSC 52
 /// writes the caller's clipboard, OSC 0/1/2 and screen's `ESC k` set a title (which `CSI 21 t`
@@ -10,11 +12,14 @@
 /// ends is never written, so the caller's next output cannot complete it. Each byte is looked
 /// at once (a held CSI once more, when its final byte decides it): linear in the input.
 ///
-/// Passed: well-formed UTF-8 text except the C1 code points U+0080–U+009F; the C0 controls of
-/// `TerminalSequencePolicy.passesControl`; the escapes and CSI sequences it allows. Dropped:
-/// OSC (hyperlinks included), DCS, SOS, PM, APC and `ESC k` strings whole; C1 controls raw or
-/// UTF-8 encoded (`C2 9B` is CSI to some terminals); malformed UTF-8 (overlong forms of C1
-/// controls among it); every other escape, control or CSI sequence.
+/// Passed: well-formed UTF-8 text except what `DisplayText.actsOnTerminal` calls a command (the
+/// C1 code points U+0080–U+009F, bidi overrides, embeddings, isolates and marks: the same
+/// definition as for what Sentinel prints itself, which escapes them visibly where this drops
+/// them); the C0 controls of `TerminalSequencePolicy.passesControl`; the escapes and CSI
+/// sequences it allows. Dropped: OSC (hyperlinks included), DCS, SOS, PM, APC and `ESC k`
+/// strings whole; C1 controls raw or UTF-8 encoded (`C2 9B` is CSI to some terminals); bidi
+/// controls (a terminal that implements bidi would reorder a line with them); malformed UTF-8
+/// (overlong forms of C1 controls among it); every other escape, control or CSI sequence.
 struct TerminalOutputFilter {
     /// The most bytes held for one incomplete sequence (a CSI; SGR with true colours stays far below).
     static let heldLimit = 256
@@ -153,9 +158,16 @@ struct TerminalOutputFilter {
             state = .utf8(needed: needed - 1, next: 0x80...0xBF)
             return
         }
-        // U+0080–U+009F, the C1 controls, are exactly C2 80 – C2 9F.
-        if !(held[0] == 0xC2 && held[1] < 0xA0) { output += held }
+        // A C1 control (U+0080–U+009F, C2 80 – C2 9F) or a bidi control is a command, not text:
+        // `DisplayText` escapes the same scalars in what Sentinel prints itself.
+        if !DisplayText.actsOnTerminal(Self.scalar(held)) { output += held }
         reset()
+    }
+
+    /// The scalar of a complete, well-formed UTF-8 character of two to four bytes.
+    private static func scalar(_ bytes: [UInt8]) -> UInt32 {
+        let lead = UInt32(bytes[0]) & (bytes.count == 2 ? 0x1F : bytes.count == 3 ? 0x0F : 0x07)
+        return bytes.dropFirst().reduce(lead) { $0 << 6 | UInt32($1 & 0x3F) }
     }
 
     /// A C0 control inside a sequence: terminals act on it at once and carry on with the
