@@ -41,7 +41,8 @@ struct RootLendsCLITests {
         let place = NSTemporaryDirectory() + "fleet-own-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: place) }
         let worker = try FleetProcess(["worker"], environment: try CLI.fleetEnvironment(database: "sqlite:" + place + "/fleet.sqlite"))
-        #expect(eventually(timeout: 120) { exists(place + "/fleet.sqlite") || !worker.process.isRunning }, "\(worker.events)")
+        #expect(eventually(timeout: 120) { !worker.events("worker.started").isEmpty || !worker.process.isRunning }, "\(worker.events)")
+        #expect(exists(place + "/fleet.sqlite"))
         var info = stat()
         #expect(stat(place, &info) == 0 && info.st_mode & 0o777 == 0o700)
         worker.signal(SIGTERM)
