@@ -181,10 +181,14 @@ public struct AnalysisSandbox {
     ///
     /// Where the sandbox cannot show that place (root's default state lies beneath `/root/.local`,
     /// a directory below a system tree that no launch may mount), `$TMPDIR` it stays: a private
-    /// 0700 directory of root's there, swept the same way.
+    /// 0700 directory of root's there under a name nobody can compute (`mkdtemp`), swept the same
+    /// way. So it does too when that place is not root's own: `$SENTINEL_HOME` in a shared `/tmp`
+    /// (README's CI recipe) lets another user make `/tmp/sentinel.scratch` first, and a directory
+    /// or link of hers there must not stop root's run (issue 78, W3).
     static func launcherScratchBase() throws -> String? {
-        guard let state = try? StateLocation.current() else { return nil }
-        let base = try ScratchDirectory.privateBase(state.launcherScratchPath)
+        guard let state = try? StateLocation.current(),
+            let base = try? ScratchDirectory.privateBase(state.launcherScratchPath)
+        else { return nil }
         guard (try? WorkspaceDirectory(resolving: base)) != nil else {
             ScratchDirectory.removeIfEmpty(base)
             return nil

@@ -38,8 +38,7 @@ extension FleetWorkerCommand {
         // leaves it (and its jobs' clones) behind, and the next one on this machine removes it.
         let scratchBase = try AnalysisSandbox.launcherScratchBase() ?? ScratchDirectory.defaultBase
         ScratchDirectory.sweepUnheld(in: scratchBase, prefix: "sentinel-worker-")
-        let scratch = try ScratchDirectory.makeHeld(
-            name: "sentinel-worker-\(getpid())-\(Int(Date().timeIntervalSince1970))", in: scratchBase)
+        let scratch = try ScratchDirectory.makeHeld(prefix: "sentinel-worker-\(getpid())-", in: scratchBase)
         defer { ScratchDirectory.remove(scratch) }
         func copied(_ path: String, as name: String) throws -> String {
             let data = try BoundedFile.read(path, limit: 1 << 20, followLinks: true)
@@ -84,9 +83,8 @@ extension FleetWorkerCommand {
         switch url {
         case .sqlite(let path):
             let file = AnalysisSandbox.absolute(path)
-            let directory = PathText.directory(of: file)
             let stateDirectories = [statePath, AnalysisSandbox.absolute(state.cachePath)]
-            if !stateDirectories.contains(where: { directory == $0 || directory.hasPrefix($0 + "/") }) {
+            if let directory = try FleetDatabaseDirectory.toLend(for: file, stateDirectories: stateDirectories) {
                 analysis.lent.append(LentDirectory(path: directory, writable: true))
             }
             analysis.environment["SENTINEL_DATABASE_URL"] = "sqlite:" + file

@@ -85,29 +85,48 @@ public enum ScratchDirectory {
         _ = rmdir(directory)
     }
 
-    /// Makes the private directory `base/name` and holds an exclusive `flock` on it until
-    /// `remove` (or this process's end, however it ends): a process's own directory, which
-    /// `sweepUnheld` removes once its owner is gone. Made under a hidden temporary name (which no
-    /// sweeper's prefix matches) and renamed once locked, so that no sweeper ever sees it unlocked.
-    public static func makeHeld(name: String, in base: String) throws -> String {
-        guard !name.isEmpty, !name.contains("/"), name != ".", name != "..", !name.hasPrefix(".") else {
-            throw SentinelError(.invalidInput, "'\(name)': not a directory name")
+    /// Makes a private directory `base/<prefix><16 random hex digits>` and holds an exclusive
+    /// `flock` on it until `remove` (or this process's end, however it ends): a process's own
+    /// directory, which `sweepUnheld` removes once its owner is gone. Made under a hidden
+    /// temporary name (which no sweeper's prefix matches) and renamed once locked, never over
+    /// anything (`RENAME_NOREPLACE`), so that no sweeper ever sees it unlocked. The name is not
+    /// predictable: in a shared `$TMPDIR` a link or directory another user made first at a name
+    /// she could compute would stop this process (issue 78, W3); a name taken anyway is drawn again.
+    public static func makeHeld(prefix: String, in base: String) throws -> String {
+        guard !prefix.isEmpty, !prefix.contains("/"), !prefix.hasPrefix(".") else {
+            throw SentinelError(.invalidInput, "'\(prefix)': not a directory name's prefix")
         }
-        var template = Array("\(base)/.\(name)-new-XXXXXX".utf8CString)
+        var template = Array("\(base)/.\(prefix)new-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw SentinelError(.io, "\(base): cannot make a temporary directory: \(Errno.current)", errno: .current)
         }
         let temporary = String(cString: made)
-        let path = base + "/" + name
         let fd = open(temporary, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0, rename(temporary, path) == 0 else {
-            let error = Errno.current
-            if fd >= 0 { close(fd) }
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw SentinelError(.io, "\(path): cannot make and lock the directory: \(error)", errno: error)
+        var failure = Errno.current
+        if fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0 {
+            for _ in 0..<8 {
+                let path = base + "/" + prefix + randomHex()
+                do throws(Errno) {
+                    try DirectoryDescriptor.workingDirectory.rename(temporary, to: path, replacing: .never)
+                    held.withLock { $0[path] = fd }
+                    return path
+                } catch {
+                    failure = error
+                    if error.rawValue != EEXIST { break }
+                }
+            }
+        } else if fd >= 0 {
+            failure = Errno.current
         }
-        held.withLock { $0[path] = fd }
-        return path
+        if fd >= 0 { close(fd) }
+        try? FileManager.default.removeItem(atPath: temporary)
+        throw SentinelError(.io, "\(base)/\(prefix)…: cannot make and lock the directory: \(failure)", errno: failure)
+    }
+
+    /// 16 hex digits from the system's generator.
+    private static func randomHex() -> String {
+        let digits = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Removes every directory in `base` whose name starts with `prefix` that is this user's,

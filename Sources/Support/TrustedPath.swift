@@ -82,7 +82,7 @@ public enum TrustedPath {
     }
 
     /// `above`: a directory above the candidate, which may be sticky and writable by anyone.
-    private static func check(_ path: String, _ status: stat, euid: uid_t, above: Bool) throws(SentinelError) {
+    static func check(_ path: String, _ status: stat, euid: uid_t, above: Bool) throws(SentinelError) {
         guard status.st_uid == 0 || status.st_uid == euid else {
             throw SentinelError(.untrustedPath, "\(path) is owned by uid \(status.st_uid), not by root or uid \(euid)")
         }

@@ -158,6 +158,27 @@ struct WorkerConnectionTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root).isEmpty)
     }
 
+    /// Issue 78, W3: in a shared `$TMPDIR` another user could make links at every name a
+    /// worker's directory could be given this minute (`<prefix><worker>-<pid>-<seconds>`) and
+    /// stop it starting. Its name is not predictable: the links planted change nothing.
+    @Test("links planted at the names a worker's scratch directory could be predicted to take do not stop it")
+    func plantedNamesDoNotStopAWorker() throws {
+        let root = try TemporaryDirectory.make("worker-scratch-planted")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let now = Int(Date().timeIntervalSince1970)
+        let planted = (now - 2...now + 30).map { root + "/" + WorkerScratch.prefix + "w-\(getpid())-\($0)" }
+        for path in planted { #expect(symlink("/nonexistent-target", path) == 0) }
+        let scratch = try WorkerScratch(root: root, worker: "w")
+        #expect(!planted.contains(scratch.path))
+        var info = stat()
+        #expect(lstat(scratch.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_mode & 0o777 == 0o700)
+        // Two in one process never share a name.
+        let second = try WorkerScratch(root: root, worker: "w")
+        #expect(second.path != scratch.path)
+        scratch.remove()
+        second.remove()
+    }
+
     @Test("a no-op job is claimed and recorded as succeeded with an empty result, audited, with no process")
     func noopJob() throws {
         let url = DatabaseURL.sqlite(path: try TemporaryDirectory.make("noop") + "/fleet.sqlite")

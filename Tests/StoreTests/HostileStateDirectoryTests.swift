@@ -62,6 +62,59 @@ import TestSupport
         #expect(!exists(victim))
     }
 
+    /// Issue 78, W2: a user who owns a *parent* of root's state directory swaps the state
+    /// directory for a link to a directory of root's. Root must not make its databases there:
+    /// every directory above the state is checked from `/`, not the last one alone.
+    @Test(.enabled(if: geteuid() == 0, "needs root to give a directory to another user"))
+    func aParentAnotherUserOwnsIsRefused() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let theirs = root + "/theirs"
+        try PrivateDirectory.create(theirs)
+        #expect(chmod(theirs, 0o755) == 0 && chown(theirs, 65_534, 65_534) == 0)
+        let state = theirs + "/state"
+        // Root's own directory elsewhere, which she points the state at.
+        let roots = root + "/roots"
+        try PrivateDirectory.create(roots)
+        #expect(symlink(roots, state) == 0 && lchown(state, 65_534, 65_534) == 0)
+        let attempts: [() throws -> Void] = [
+            { _ = try Database(path: state + "/heal.sqlite") }, { try StateDirectory(path: state).create() },
+        ]
+        for attempt in attempts {
+            do {
+                try attempt()
+                Issue.record("a state directory below a directory of uid 65534 was accepted")
+            } catch let error as SentinelError {
+                #expect(error.code == .invalidInput)
+                #expect(error.message.hasPrefix("\(state): \(theirs) is owned by uid 65534, not by root or uid 0"), "\(error.message)")
+            }
+        }
+        #expect(!exists(roots + "/heal.sqlite"))
+        // Even a real directory of root's there: she could swap it at any time.
+        #expect(unlink(state) == 0 && mkdir(state, 0o700) == 0)
+        #expect(throws: SentinelError.self) { _ = try Database(path: state + "/heal.sqlite") }
+        #expect(!exists(state + "/heal.sqlite"))
+    }
+
+    /// In a sticky shared directory (`/tmp`) anyone may add a name: a link another user made at
+    /// the state's name is not followed, one of root's own is.
+    @Test(.enabled(if: geteuid() == 0, "needs root to give a link to another user"))
+    func aLinkAnotherUserPlantedInASharedDirectoryIsNotFollowed() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let shared = root + "/shared"
+        #expect(mkdir(shared, 0o700) == 0 && chmod(shared, 0o1777) == 0)
+        let roots = root + "/roots"
+        try PrivateDirectory.create(roots)
+        let state = shared + "/sentinel"
+        #expect(symlink(roots, state) == 0 && lchown(state, 65_534, 65_534) == 0)
+        #expect(throws: SentinelError.self) { try StateDirectory(path: state).create() }
+        #expect(throws: SentinelError.self) { _ = try Database(path: state + "/autonomy.sqlite") }
+        #expect(!exists(roots + "/autonomy.sqlite"))
+        // The same link, root's own: followed.
+        #expect(lchown(state, 0, 0) == 0)
+        _ = try Database(path: state + "/autonomy.sqlite")
+        #expect(exists(roots + "/autonomy.sqlite"))
+    }
+
     /// A link at a database's own name is not followed, even in a directory of the user's.
     @Test func aLinkAtTheDatabaseNameIsNotFollowed() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -68,9 +68,7 @@ public final class LaunchBroker: Sendable {
     public init(services: Services) throws {
         self.services = services
         ScratchDirectory.sweepUnheld(in: services.scratchBase, prefix: Self.directoryPrefix)
-        let unique = UInt64.random(in: 0...UInt64.max)
-        directory = try ScratchDirectory.makeHeld(
-            name: Self.directoryPrefix + "\(getpid())-" + String(unique, radix: 16), in: services.scratchBase)
+        directory = try ScratchDirectory.makeHeld(prefix: Self.directoryPrefix + "\(getpid())-", in: services.scratchBase)
         socketPath = directory + "/broker.sock"
         let fd = csys_unix_listen(socketPath)
         guard fd >= 0 else {
