@@ -332,10 +332,13 @@ struct LaunchBrokerTests {
         defer { broker.stop() }
         let message = Self.refusal { try LaunchBrokerClient.write(slot: "output", Data(count: 4096), socket: broker.socketPath) }
         #expect(message != nil, "a 4 KiB write passed a 1 KiB bound")
+        // The refused call's slot is given back when its thread ends, which the client's answer
+        // may precede: until then an idle connection below would be the one turned away.
+        #expect(eventuallyTrue(seconds: 60) { broker.openConnections == 0 }, "the refused call's slot was not given back")
         // Two idle connections hold the cap; a third is closed unanswered, and a call gets through
         // again once they are gone.
         let idle = (0..<2).map { _ in csys_unix_connect(broker.socketPath) }
-        usleep(200_000)
+        #expect(eventuallyTrue(seconds: 60) { broker.openConnections == 2 }, "the two idle connections were not both taken in")
         #expect(Self.refusal { try LaunchBrokerClient.write(slot: "output", Data(count: 8), socket: broker.socketPath) } != nil)
         idle.forEach { close($0) }
         // The broker frees the slots when its threads see the hang-ups, on a loaded machine later
@@ -361,4 +364,14 @@ struct LaunchBrokerTests {
         let message = Self.refusal { _ = try receiver.receive(BrokerCall.self, maxBody: 1024) }
         #expect(message?.contains("a body of") == true, "\(message ?? "accepted")")
     }
+}
+
+/// Polls `condition` every 20 ms for up to `seconds`; whether it became true.
+private func eventuallyTrue(seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1_000_000_000)
+    while MonotonicClock.nanoseconds() < deadline {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
 }

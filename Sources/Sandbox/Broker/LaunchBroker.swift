@@ -57,6 +57,8 @@ public final class LaunchBroker: Sendable {
     private let launchSlots: CountingSemaphore
     private let writeSlot = CountingSemaphore(1)
     private let connections = Atomic(0)
+    /// Connections being served now (tests wait for a closed one's slot to be given back).
+    var openConnections: Int { connections.load(ordering: .sequentiallyConsistent) }
     private let thread: Mutex<pthread_t?> = Mutex(nil)
 
     /// What the socket directories' names start with.
