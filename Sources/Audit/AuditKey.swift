@@ -46,6 +46,14 @@ public struct AuditKey: Sendable, CustomStringConvertible {
         HMACSHA256.hex(Array(previous.utf8) + Array(line), key: bytes)
     }
 
+    /// A name only holders of the key can compute for `text` used as `purpose`: HMAC-SHA-256(key,
+    /// NUL ‖ purpose ‖ NUL ‖ text), hex. A link's input begins with a hex digit, never NUL, so no
+    /// name is ever a link. The fleet keys its heal locks with it (`HealLock`): a database login
+    /// without the key cannot take a lock that a worker will want.
+    public func derivedName(_ purpose: String, _ text: String) -> String {
+        HMACSHA256.hex([0] + Array(purpose.utf8) + [0] + Array(text.utf8), key: bytes)
+    }
+
     /// Names the key by its id, never its bytes.
     public var description: String { "audit key \(id)" }
 }

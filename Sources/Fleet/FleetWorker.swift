@@ -23,6 +23,12 @@ public final class FleetWorker: Sendable {
     let connection: WorkerConnection
     /// When this worker last returned expired leases (whichever slot was free did it).
     private let lastReap = Mutex(Date.distantPast)
+    private let chainRefusal = Mutex<String?>(nil)
+
+    /// Why this worker stopped claiming: its audit chain refused an outcome (its stored head moved,
+    /// a line edited). Every later outcome would be refused too and left `running` until its lease
+    /// expired, so it drains instead of burning the jobs' attempts; nil while it works.
+    public var refusedChain: String? { chainRefusal.withLock { $0 } }
 
     /// A worker on the queue at `url`.
     public init(
@@ -245,6 +251,7 @@ public final class FleetWorker: Sendable {
                 // A chain that is not what this worker knows it to be is an alarm, not a database hiccup.
                 if code == .auditChain {
                     log.error("audit.refused", fields(job, [LogField("error", .string("\(error)"))]))
+                    refuseChain(error)
                     return
                 }
                 metrics.databaseErrors.increment()
@@ -255,6 +262,23 @@ public final class FleetWorker: Sendable {
                 connection.reconnectIfNeeded()
             }
         }
+    }
+
+    /// Stops claiming after the chain refused an outcome: the running jobs end (their outcomes are
+    /// refused the same way, and their leases expire for another worker), no new job is taken.
+    private func refuseChain(_ error: any Error) {
+        let first = chainRefusal.withLock { refusal -> Bool in
+            defer { refusal = refusal ?? "\(error)" }
+            return refusal == nil
+        }
+        guard first else { return }
+        log.error(
+            "worker.stopping",
+            [
+                LogField("worker", .string(options.name)),
+                LogField("reason", .string("its audit chain refused an outcome; no further job is claimed")),
+            ])
+        stop.advance(to: .draining)
     }
 
     /// Writes the audit head files this worker's appends have left behind (`FleetAuditState.flush`).

@@ -98,7 +98,7 @@ struct JobExecution {
         }
         // Nothing to run: the queue's own cost, for benchmarks and health checks.
         if spec.kind == .noop { return .succeeded(JobResult(exitStatus: 0, report: "")) }
-        let lockKey = job.request.exclusiveKey.map { "sentinel-heal:" + $0 }
+        let lockKey = job.request.exclusiveKey.map { HealLock.name(exclusiveKey: $0, key: options.audit.key) }
         if let lockKey {
             guard (try? connection.tryLock(lockKey)) == true else {
                 return .released("a heal of the same signal is running elsewhere", delay: 5)

@@ -80,6 +80,10 @@ struct FleetWorkerCommand: ParsableCommand {
     func run() throws {
         let url = try database.resolve()
         guard (1...256).contains(concurrency) else { throw SentinelError(.invalidInput, "--concurrency: must be 1 to 256") }
+        // An operator's chain is written by its login alone (issue 78, W9): a worker of that name could extend none.
+        if let name, name.hasPrefix("operator:") {
+            throw SentinelError(.invalidInput, "--name: 'operator:' begins an operator's audit chain; a worker's name cannot")
+        }
         let executable = try SelfExecutable.path()
         var options = WorkerOptions(
             executable: executable, name: name ?? Self.defaultName(), audit: try audit.open(headFileLag: WorkerOptions.auditHeadFileLag))
@@ -147,6 +151,12 @@ struct FleetWorkerCommand: ParsableCommand {
         worker.run()
         server?.stop()
         withExtendedLifetime(signals) {}
+        if let refusal = worker.refusedChain {
+            throw SentinelError(
+                .auditChain,
+                "worker \(options.name) stopped claiming: its audit chain refused an outcome (\(refusal)); run `sentinel fleet audit verify`"
+            )
+        }
     }
 
     /// `host:pid`; in root's analysis, root's (the analysis's own would be its sandbox's).

@@ -82,7 +82,9 @@ struct FleetRolesTests {
         let decision = try approver.decide(mine, digest: String(digest.prefix(12)), approved: true, reason: "ok")
         #expect(decision.approver == "ann_\(suffix)")
         #expect(Self.denied { try approver.storage.rows("UPDATE fleet_decisions SET approver = 'security-lead'", []) })
-        try approver.appendAuditLine { _, _ in (line: "{}", sequence: 2, hash: "h2") }
+        // Its own chain only (issue 78, W9): the fleet's shared chain is refused.
+        try approver.appendAuditLine(chain: "operator:ann_\(suffix)") { _, _ in (line: "{}", sequence: 1, hash: "h2") }
+        #expect(Self.denied { try approver.appendAuditLine { _, _ in (line: "{}", sequence: 2, hash: "h2") } })
 
         // The worker ends the job; its submitter reads the result, another submitter does not see it.
         #expect(try worker.complete(lease, result: JobResult(exitStatus: 0, report: "{}"), audit: { _ in }))

@@ -93,8 +93,16 @@ extension JobQueue {
     /// The states a job ends in: the only ones `delete`, `requeue` and `prune` touch.
     public static let finishedStates: [JobState] = [.succeeded, .failed, .dead, .cancelled]
 
-    /// The index predicate of `fleet_jobs_unique`, repeated as the ON CONFLICT target must be.
+    /// The index predicate of `fleet_jobs_unique_by_submitter`, repeated as the ON CONFLICT target must be.
     static let uniquePredicate = "unique_key IS NOT NULL AND (unique_all_states = 1 OR state IN ('queued', 'running'))"
+
+    /// The columns of `fleet_jobs_unique_by_submitter`, repeated as the ON CONFLICT target must be: a
+    /// key is unique among one submitter's jobs (migration 7).
+    static let uniqueColumns = "(coalesce(submitted_by, '')), unique_key"
+
+    /// Who submits, as `submitted_by` will hold it once the server stamped it (its `session_user`);
+    /// on SQLite, which stamps nothing, the one tenant whose `submitted_by` is NULL.
+    var submitterExpression: String { storage.isServer ? "session_user" : "''" }
 
     /// The database's clock (the server's on PostgreSQL), in seconds since 1970.
     func databaseNow() throws -> Double {
@@ -104,7 +112,8 @@ extension JobQueue {
 
     // MARK: Unique jobs
 
-    /// Enqueues `request` unless a job holds `unique`'s key; then returns that job. Atomic under
+    /// Enqueues `request` unless a job of the same submitter holds `unique`'s key; then returns that
+    /// job (another submitter's job never holds it: issue 78, W7). Atomic under
     /// any concurrency: a partial unique index and `INSERT ... ON CONFLICT DO NOTHING`, never a
     /// read before the write. Without `unique`, as `submit(_:)`.
     public func submit(_ request: JobRequest, unique: JobUniqueness?) throws -> Submission {
@@ -128,7 +137,7 @@ extension JobQueue {
                     INSERT INTO fleet_jobs (kind, spec, repository, branch, priority, max_attempts, run_after, created_at, exclusive_key,
                         unique_key, unique_all_states)
                     VALUES ($1, $2, $3, $4, $5, $6, {now} + $7, {now}, $8, $9, $10)
-                    ON CONFLICT (unique_key) WHERE \(Self.uniquePredicate) DO NOTHING RETURNING id
+                    ON CONFLICT (\(Self.uniqueColumns)) WHERE \(Self.uniquePredicate) DO NOTHING RETURNING id
                     """,
                     [
                         request.kind.rawValue, request.spec, request.repository, request.branch, String(request.priority),
@@ -140,7 +149,11 @@ extension JobQueue {
                     return Submission(id: id, existing: false)
                 }
                 let holder = try storage.first(
-                    storage.rows("SELECT id FROM fleet_jobs WHERE unique_key = $1 AND \(Self.uniquePredicate)", [key]),
+                    storage.rows(
+                        """
+                        SELECT id FROM fleet_jobs
+                        WHERE coalesce(submitted_by, '') = \(submitterExpression) AND unique_key = $1 AND \(Self.uniquePredicate)
+                        """, [key]),
                     table: "fleet_jobs"
                 ) { row throws(RowDecodingError) in try row.int64("id") }
                 return holder.map { Submission(id: $0, existing: true) }
@@ -195,7 +208,8 @@ extension JobQueue {
     // MARK: Dead letters
 
     /// Puts a dead, failed or cancelled job back in the queue with its attempts reset, its error
-    /// and failure class cleared. A job whose unique key another queued or running job holds stays.
+    /// and failure class cleared. A job whose unique key another queued or running job of its
+    /// submitter holds stays.
     /// `audit` appends the entry in the same transaction (only when the job is queued again); if it
     /// throws, nothing changes.
     public func requeue(_ id: Int64, audit: (RequeueOutcome) throws -> Void) throws -> RequeueOutcome {
@@ -205,7 +219,10 @@ extension JobQueue {
             if let key = before.key,
                 let holder = try storage.first(
                     storage.rows(
-                        "SELECT id FROM fleet_jobs WHERE unique_key = $1 AND state IN ('queued', 'running') AND id <> $2",
+                        """
+                        SELECT id FROM fleet_jobs WHERE unique_key = $1 AND state IN ('queued', 'running') AND id <> $2
+                            AND coalesce(submitted_by, '') = (SELECT coalesce(submitted_by, '') FROM fleet_jobs WHERE id = $2)
+                        """,
                         [key, String(id)]),
                     table: "fleet_jobs", { row throws(RowDecodingError) in try row.int64("id") })
             {

@@ -9,7 +9,8 @@ public enum FleetRole: String, Sendable, CaseIterable, Codable {
     case submitter = "sentinel_submitter"
     /// Claims, renews and ends jobs, records results, patches, attempts, memory and audit lines.
     case worker = "sentinel_worker"
-    /// Reads jobs and patches, records decisions (its name set by the server) and their audit lines.
+    /// Reads jobs and patches, records decisions (its name set by the server) and their audit lines,
+    /// in its own chain only (`operator:` and its login): it never moves a worker's chain head.
     case approver = "sentinel_approver"
     /// Reads everything, writes nothing.
     case reader = "sentinel_reader"
@@ -65,6 +66,13 @@ public enum FleetRole: String, Sendable, CaseIterable, Codable {
 
     /// Tables whose rows a submitter sees only for its own jobs.
     static let ownedTables = ["fleet_results", "fleet_findings"]
+
+    /// The audit tables, whose rows each name their chain: an approver writes only its own chain
+    /// (`FleetRole.approverChain`), a worker only chains that are not an operator's.
+    static let chainTables = ["fleet_audit", "fleet_audit_chains"]
+
+    /// The chain of the approver logged in as the session: `operator:LOGIN`, as `fleet approve` names it.
+    static let approverChain = "'operator:' || session_user"
 }
 
 extension JobQueue {
@@ -125,6 +133,27 @@ extension JobQueue {
                 "CREATE POLICY \(table)_own ON \(table) FOR SELECT TO sentinel_submitter USING (job_id IN (SELECT id FROM fleet_jobs))",
                 "DROP POLICY IF EXISTS \(table)_staff ON \(table)",
                 "CREATE POLICY \(table)_staff ON \(table) TO \(staff) USING (true) WITH CHECK (true)",
+            ]
+        }
+        // Audit chains (issue 78, W9): an approver appends to and moves the head of its own chain
+        // only, so it can neither move a worker's head (which would make the worker refuse its next
+        // outcome) nor take a worker's next sequence number. Workers, whose chains are named by
+        // the machine, not by a login, write any chain but an operator's. Everyone granted reads all.
+        for table in FleetRole.chainTables {
+            let own = "chain = \(FleetRole.approverChain)"
+            let notOperators = "left(chain, 9) <> 'operator:'"
+            statements += [
+                "ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY",
+                "DROP POLICY IF EXISTS \(table)_read ON \(table)",
+                "CREATE POLICY \(table)_read ON \(table) FOR SELECT TO sentinel_approver, sentinel_reader, sentinel_worker USING (true)",
+                "DROP POLICY IF EXISTS \(table)_approver_insert ON \(table)",
+                "CREATE POLICY \(table)_approver_insert ON \(table) FOR INSERT TO sentinel_approver WITH CHECK (\(own))",
+                "DROP POLICY IF EXISTS \(table)_approver_update ON \(table)",
+                "CREATE POLICY \(table)_approver_update ON \(table) FOR UPDATE TO sentinel_approver USING (\(own)) WITH CHECK (\(own))",
+                "DROP POLICY IF EXISTS \(table)_worker_insert ON \(table)",
+                "CREATE POLICY \(table)_worker_insert ON \(table) FOR INSERT TO sentinel_worker WITH CHECK (\(notOperators))",
+                "DROP POLICY IF EXISTS \(table)_worker_update ON \(table)",
+                "CREATE POLICY \(table)_worker_update ON \(table) FOR UPDATE TO sentinel_worker USING (\(notOperators)) WITH CHECK (\(notOperators))",
             ]
         }
         return statements.joined(separator: ";\n")

@@ -3,7 +3,9 @@
 /// from the server's clock on PostgreSQL.
 enum QueueSchema {
     /// Every migration, version 1 first.
-    static let migrations = [initial, jobStateCheck, auditChains, sharedMemoryCursor, jobSystem, patchApprovals]
+    static let migrations = [
+        initial, jobStateCheck, auditChains, sharedMemoryCursor, jobSystem, patchApprovals, tenantUniqueKeys,
+    ]
 
     /// The version after every migration: what this build reads and writes.
     static var latestVersion: Int { migrations.count }

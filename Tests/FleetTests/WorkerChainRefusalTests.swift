@@ -1,0 +1,45 @@
+import Audit
+import Foundation
+import Support
+import Testing
+import TestSupport
+
+@testable import Fleet
+@testable import Store
+
+/// Issue 78, W9 (and issue 81): a worker whose audit chain head another login moved had every
+/// outcome refused and kept claiming, leaving job after job `running` and burning their attempts.
+/// It now stops claiming at the first refusal and says why; the jobs it never took stay queued.
+@Suite("A worker whose audit chain is refused stops claiming", .integration)
+struct WorkerChainRefusalTests {
+    @Test("its head moved by `seq = seq + 1`: one job left running, the rest queued, the worker drained with the reason")
+    func stopsClaimingWhenItsChainIsRefused() throws {
+        let url = DatabaseURL.sqlite(path: try TemporaryDirectory.make("refused-chain") + "/fleet.sqlite")
+        let queue = try JobQueue(url: url)
+        let state = try FleetAuditState.scratch()
+        try FleetAudit(queue: queue, state: state, chain: "w1").append(AuditEntry(event: "fleet.note", actor: "w1"))
+        // The red team's move: the stored head one ahead of the chain's last line.
+        try queue.storage.rows("UPDATE fleet_audit_chains SET seq = seq + 1 WHERE chain = 'w1'", [])
+        let ids = try (0..<5).map { index in
+            try queue.submit(JobRequest(kind: .noop, spec: try FleetJobSpec(kind: .noop).encoded(), repository: "r\(index)"))
+        }
+        let worker = FleetWorker(
+            url: url, options: WorkerOptions(executable: "/nonexistent/sentinel", name: "w1", audit: state),
+            log: JSONLog(redactor: Redactor(), sink: { _ in }))
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            worker.run()
+            done.signal()
+        }
+        // A worker that keeps claiming never returns by itself: stopped from here after 60 s.
+        let stopped = done.wait(timeout: .now() + 60) == .success
+        if !stopped {
+            worker.stop.advance(to: .abandoning)
+            done.wait()
+        }
+        #expect(stopped)
+        #expect(worker.refusedChain?.isEmpty == false)
+        let states = try ids.map { try #require(try queue.job($0)).state }
+        #expect(states.filter { $0 == .running }.count == 1 && states.filter { $0 == .queued }.count == 4, "\(states)")
+    }
+}
