@@ -86,10 +86,6 @@ public struct AnalysisSandbox {
     public var passesDatabaseSettings = false
     /// The analysis's limits (a fleet worker runs without a deadline).
     public var sandboxLimits = AnalysisSandbox.limits
-    /// Hold a read transaction on the OSV database for the run (`OSVReadHold`); a long-running
-    /// analysis (a worker) reads it through the lent state directory instead, taking SQLite's
-    /// locks per scan, so that imports are not held off for its whole life.
-    public var holdsOSVDatabase = true
     /// Launches the broker runs at once for it.
     public var concurrentLaunches = 4
     /// Signals passed on before one more ends it at once (`SignalForwarding`): one ends the
@@ -312,7 +308,10 @@ public struct AnalysisSandbox {
             lent.append(LentDirectory(path: directory.path, writable: true))
         }
         // No update of the OSV database commits while the analysis reads its mapping of it.
-        let osvHold = holdsOSVDatabase ? resources[AnalysisResources.osvDatabaseName].flatMap(OSVReadHold.init(path:)) : nil
+        // Held only where the database is lent by descriptor (a scan's, a heal's): an analysis that
+        // reaches it through the lent state directory (a worker, `db update`/`import`) takes
+        // SQLite's own locks, so that imports are not held off for its whole life.
+        let osvHold = resources[AnalysisResources.osvDatabaseName].flatMap(OSVReadHold.init(path:))
         defer { withExtendedLifetime(osvHold) {} }
         var services = LaunchBroker.Services(policy: policy, slots: slots, resources: resources)
         services.sockets = sockets

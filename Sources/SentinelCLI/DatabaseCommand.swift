@@ -67,8 +67,7 @@ struct DatabaseImportCommand: ParsableCommand {
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             if isDirectory.boolValue { analysis.readOnlyTrees.append(path) } else { analysis.readOnlyFiles.append(path) }
         }
-        // The analysis writes the database: no read hold of root's, the file reached at its path.
-        analysis.holdsOSVDatabase = false
+        // The analysis writes the database, reached at its path (no read hold of root's).
         try analysis.lendState(state, osvByDescriptor: false)
         return try analysis.run()
     }

@@ -121,8 +121,7 @@ struct DatabaseUpdateCommand: ParsableCommand {
                 arguments: Array(CommandLine.arguments.dropFirst()), repository: nil,
                 workingDirectory: FileManager.default.currentDirectoryPath)
         }
-        // The analysis writes the database: no read hold of root's, the file reached at its path.
-        analysis.holdsOSVDatabase = false
+        // The analysis writes the database, reached at its path (no read hold of root's).
         try analysis.lendState(state, osvByDescriptor: false)
         analysis.egress = EgressEntry.of(url: baseURL)
         analysis.environment["SENTINEL_OSV_URL"] = baseURL

@@ -70,7 +70,6 @@ extension FleetWorkerCommand {
         analysis.credentials = .passed
         analysis.passesDatabaseSettings = true
         analysis.sharesHostNetwork = true
-        analysis.holdsOSVDatabase = false
         analysis.readOnlyTrees = roots
         analysis.concurrentLaunches = min(64, max(4, 2 * concurrency))
         analysis.forwardedSignals = 2
