@@ -199,6 +199,15 @@ public struct AnalysisSandbox {
     public struct Unavailable: Error {
         /// The sandbox's or the path's own error.
         public var reason: String
+
+        /// Says on stderr that root goes on with `activity` itself ("analysing", "healing"), why,
+        /// and how to have the sandbox instead: the one wording every command started as root uses.
+        public func warnRootGoesOn(_ activity: String) {
+            Console.error(
+                "sentinel: warning: \(activity) as root: no unprivileged analysis sandbox here (\(reason)); "
+                    + "started as another user Sentinel confines its work in its own sandbox (in a container: "
+                    + "--user UID --security-opt unmask=ALL, see docs/install.md)")
+        }
     }
 
     /// Runs the analysis to its end and returns the status to exit with (the analysis's own).

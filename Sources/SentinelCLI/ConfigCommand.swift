@@ -53,7 +53,7 @@ struct ConfigShowCommand: ParsableCommand {
                 }
                 throw ExitCode(try analysis.run())
             } catch let unavailable as AnalysisSandbox.Unavailable {
-                Console.error("sentinel: warning: reading as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+                unavailable.warnRootGoesOn("reading")
             }
         }
         var options = ScanOptions(paths: paths, given: path != nil)

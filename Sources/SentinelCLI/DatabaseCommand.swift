@@ -35,7 +35,7 @@ struct DatabaseImportCommand: ParsableCommand {
             do {
                 throw ExitCode(try separatedImport())
             } catch let unavailable as AnalysisSandbox.Unavailable {
-                Console.error("sentinel: warning: importing as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+                unavailable.warnRootGoesOn("importing")
             }
         }
         let database = try OSVDatabase(path: StateLocation.current().osvDatabase)

@@ -60,7 +60,7 @@ struct DatabaseUpdateCommand: ParsableCommand {
             do {
                 throw ExitCode(try separatedUpdate())
             } catch let unavailable as AnalysisSandbox.Unavailable {
-                Console.error("sentinel: warning: updating as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+                unavailable.warnRootGoesOn("updating")
             }
         }
         let database = try OSVDatabase(path: StateLocation.current().osvDatabase)

@@ -116,7 +116,7 @@ struct FleetWorkerCommand: ParsableCommand {
             do {
                 throw ExitCode(try separatedWorker(url: url, roots: options.repositoryRoots))
             } catch let unavailable as AnalysisSandbox.Unavailable {
-                Console.error("sentinel: warning: working as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+                unavailable.warnRootGoesOn("working")
             }
         }
         options.repositoriesByPath = LaunchBrokerClient.isActive

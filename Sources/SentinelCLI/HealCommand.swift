@@ -101,7 +101,7 @@ struct HealCommand: ParsableCommand {
             do {
                 throw ExitCode(try separatedHeal(output: output, requested: requested))
             } catch let unavailable as AnalysisSandbox.Unavailable {
-                Console.error("sentinel: warning: healing as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+                unavailable.warnRootGoesOn("healing")
             }
         }
         try AnalysisSandbox.enterStartDirectory()

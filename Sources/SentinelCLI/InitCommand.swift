@@ -35,7 +35,7 @@ struct InitCommand: ParsableCommand {
                 analysis.lent = [LentDirectory(path: root, writable: true)]
                 throw ExitCode(try analysis.run())
             } catch let unavailable as AnalysisSandbox.Unavailable {
-                Console.error("sentinel: warning: writing as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+                unavailable.warnRootGoesOn("writing")
             }
         }
         let setup = try ProjectSetup.detect(in: root)

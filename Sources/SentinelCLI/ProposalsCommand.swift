@@ -99,7 +99,7 @@ struct ProposalsApproveCommand: ParsableCommand {
             do {
                 throw ExitCode(try separatedApproval())
             } catch let unavailable as AnalysisSandbox.Unavailable {
-                Console.error("sentinel: warning: approving as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+                unavailable.warnRootGoesOn("approving")
             }
         }
         try AnalysisSandbox.enterStartDirectory()

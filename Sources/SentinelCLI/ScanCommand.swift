@@ -195,7 +195,7 @@ struct ScanCommand: ParsableCommand {
                 throw ExitCode(status)
             } catch let unavailable as AnalysisSandbox.Unavailable {
                 // As before issue 53, and said so: where no sandbox can be made, root reads.
-                Console.error("sentinel: warning: analysing as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+                unavailable.warnRootGoesOn("analysing")
             }
         }
 

@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `sentinel` binary end to end, as a user would.
@@ -80,33 +81,8 @@ enum CLI {
         _ program: String, _ arguments: [String], environment: [String: String]? = nil,
         directory: String? = nil, timeout: Double = 60
     ) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        // Read concurrently so a full pipe cannot stall the child.
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            process.terminate()
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        group.wait()
+        let run = try ProgramRun.run(program, arguments, environment: environment, directory: directory, timeout: timeout)
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: String(decoding: run.stderr, as: UTF8.self))
     }
 }

@@ -4,14 +4,15 @@ import Testing
 
 /// The container image built for real (issue 56): `scripts/container.sh` (`make image`) imports a
 /// debootstrap root as the base image -- no registry is reachable -- and builds the Containerfile
-/// with Debian's podman, installing the .deb `make deb` built; the image then scans a tree bound
-/// read-only, `podman run --rm --privileged -v TREE:/src:ro IMAGE scan /src`, with its analysis in
-/// Sentinel's own sandbox. Without `--privileged` podman's defaults stop the sandbox, each at one
-/// step: `open_tree` of the workspace needs CAP_SYS_ADMIN, bringing its loopback up CAP_NET_ADMIN
-/// (neither is in podman's default set), mounting its own /proc a /proc with nothing masked over
-/// (`--security-opt unmask=ALL`), its /proc/sys settings and cgroup limits a writable /proc/sys and
-/// /sys/fs/cgroup (podman mounts both read-only); with all four the sandbox works, with none root
-/// analyses itself and says so.
+/// with Debian's podman, installing the .deb `make deb` built. The image then scans a tree bound
+/// read-only the way README says, without `--privileged` or any capability (issue 78): as the
+/// user owning the tree, `--user UID --security-opt unmask=ALL --cap-drop ALL --security-opt
+/// no-new-privileges`, where the scan's tools and every other launch run in Sentinel's sandbox
+/// nested in the container (its own user namespace; `unmask=ALL` because the kernel lets a
+/// sandbox mount its own /proc only where no part of the container's is masked; podman's default
+/// seccomp profile refuses `sethostname`, and the sandbox then keeps the container's name).
+/// Started as root without privileges, root cannot make its sandbox (no CAP_SYS_ADMIN, cgroups
+/// read-only) and analyses itself, saying so and how to avoid it.
 /// podman's store is the test cache's (layers are reused between runs), its run state and
 /// configuration a temporary directory's: the host's own containers are left alone.
 @Suite struct ContainerImageCLITests {
@@ -85,38 +86,51 @@ import Testing
             installed.status == 0 && installed.stdout.hasPrefix(DebianRoot.version + " install ok installed"),
             "\(installed.stdout)\(installed.stderr)")
 
+        // A checkout belongs to the runner's user (GitHub's is 1001), not to the container's root.
+        let owner: uid_t = 1001
         let tree = try CLI.tree(["app.py": Array(DebianRoot.vulnerable.utf8)], prefix: "sentinel-image-scan")
         defer { try? FileManager.default.removeItem(atPath: tree) }
-        let scan = try podman([
-            "run", "--rm", "--privileged", "--network", "none", "-v", tree + ":/src:ro", Self.image,
-            "scan", "/src", "--sast", "--format", "json",
-        ])
+        for path in [tree, tree + "/app.py"] { #expect(chown(path, owner, owner) == 0) }
+        let recipe = [
+            "--user", "\(owner):\(owner)", "--security-opt", "unmask=ALL", "--cap-drop", "ALL", "--security-opt",
+            "no-new-privileges",
+        ]
+        let scan = try podman(
+            ["run", "--rm"] + recipe + [
+                "--network", "none", "-v", tree + ":/src:ro", Self.image, "scan", "/src", "--sast", "--format", "json",
+            ])
         #expect(scan.status == 1, "findings exit 1: \(scan.stderr)")
         #expect(DebianRoot.ruleIds(scan.stdout) == DebianRoot.plantedFindings, "\(scan.stdout)")
-        #expect(!scan.stderr.contains("analysing as root"), "the analysis ran outside the sandbox: \(scan.stderr)")
+        #expect(!scan.stderr.contains("as root"), "\(scan.stderr)")
 
-        // The sandbox itself, inside the container: an unprivileged process in its own namespaces.
-        let sandboxed = try podman([
-            "run", "--rm", "--privileged", "--network", "none", Self.image,
-            "sandbox", "run", "--profile", "minimal", "--", "/usr/bin/id", "-u",
-        ])
-        #expect(sandboxed.status == 0 && sandboxed.stdout == "65534\n", "\(sandboxed.stdout)\(sandboxed.stderr)")
+        // Its launches run in the sandbox nested in the container: an unprivileged id in namespaces
+        // of its own, the container's hostname kept where podman's seccomp profile refuses a new one.
+        let sandboxed = try podman(
+            ["run", "--rm"] + recipe + [
+                "--network", "none", "--hostname", "image-test", Self.image, "sandbox", "run", "--profile", "minimal", "--",
+                "/bin/sh", "-c", "id -u; hostname; cat /proc/self/uid_map",
+            ])
+        #expect(sandboxed.status == 0, "\(sandboxed.stdout)\(sandboxed.stderr)")
+        let lines = sandboxed.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "65534" && lines.dropFirst().first == "image-test", "\(sandboxed.stdout)")
+        // One id mapped, the container user's: not the container's root, let alone the host's.
+        #expect(
+            lines.dropFirst(2).map { $0.split(separator: " ").map(String.init) } == [["65534", "\(owner)", "1"]], "\(sandboxed.stdout)")
+        // Bandit runs through the sandbox too: its finding joins the scan's, no launch failed.
+        let tools = try podman(
+            ["run", "--rm"] + recipe + [
+                "--network", "none", "-v", tree + ":/src:ro", Self.image, "scan", "/src", "--sast", "--tools", "bandit", "--format", "json",
+            ])
+        #expect(tools.status == 1 && !tools.stderr.contains("failed"), "\(tools.stderr)")
+        #expect(DebianRoot.ruleIds(tools.stdout).contains { $0.hasPrefix("bandit.") }, "\(tools.stdout)")
 
-        // Just what the sandbox needs instead of --privileged (podman's default seccomp profile kept).
-        let narrow = try podman([
-            "run", "--rm", "--cap-add", "SYS_ADMIN,NET_ADMIN", "--security-opt", "unmask=ALL", "-v", "/sys/fs/cgroup:/sys/fs/cgroup:rw",
-            "--network", "none", "-v", tree + ":/src:ro", Self.image, "scan", "/src", "--sast", "--format", "json",
-        ])
-        #expect(narrow.status == 1, "findings exit 1: \(narrow.stderr)")
-        #expect(DebianRoot.ruleIds(narrow.stdout) == DebianRoot.plantedFindings, "\(narrow.stdout)")
-        #expect(!narrow.stderr.contains("analysing as root"), "the analysis ran outside the sandbox: \(narrow.stderr)")
-
-        // Without either the findings are the same, but root had to analyse them itself.
+        // Root without privileges: the same findings, but root analysed them itself, and said so.
         let confined = try podman([
             "run", "--rm", "--network", "none", "-v", tree + ":/src:ro", Self.image, "scan", "/src", "--sast", "--format", "json",
         ])
         #expect(confined.status == 1, "findings exit 1: \(confined.stderr)")
         #expect(DebianRoot.ruleIds(confined.stdout) == DebianRoot.plantedFindings, "\(confined.stdout)")
-        #expect(confined.stderr.contains("no unprivileged analysis sandbox here"), "\(confined.stderr)")
+        #expect(confined.stderr.contains("analysing as root: no unprivileged analysis sandbox here"), "\(confined.stderr)")
+        #expect(confined.stderr.contains("--user UID --security-opt unmask=ALL"), "\(confined.stderr)")
     }
 }

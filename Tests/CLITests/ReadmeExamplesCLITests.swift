@@ -38,8 +38,8 @@ struct ReadmeExamplesCLITests {
     /// Each README install line (```sh install) and the test that runs it as written.
     static let installs: [String: String] = [
         "sudo apt-get install ./dist/sentinel_0.1.0_amd64.deb": "DebPackageCLITests: apt-get install -y ./sentinel_*.deb in a clean root",
-        "sudo podman run --rm --privileged -v \"$PWD:/src:ro\" localhost/sentinel:0.1.0 scan /src":
-            "ContainerImageCLITests: podman run --rm --privileged -v TREE:/src:ro IMAGE scan /src",
+        "sudo podman run --rm --user \"$(id -u):$(id -g)\" --security-opt unmask=ALL --cap-drop ALL --security-opt no-new-privileges -v \"$PWD:/src:ro\" localhost/sentinel:0.1.0 scan /src":
+            "ContainerImageCLITests: podman run --rm --user OWNER --security-opt unmask=ALL --cap-drop ALL --security-opt no-new-privileges -v TREE:/src:ro IMAGE scan /src",
         "sudo apt-get install --no-install-recommends libcurl4 libsqlite3-0 libseccomp2 libssl3 zlib1g libstdc++6 libjemalloc2 libpq5 # the runtime libraries":
             "DistributionCLITests: the root holds exactly these packages",
         "sudo tar -xzf dist/sentinel-0.1.0-linux-x86_64.tar.gz -C /usr/local --strip-components=1":

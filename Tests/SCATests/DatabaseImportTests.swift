@@ -85,6 +85,27 @@ struct DatabaseImportTests {
             ], "\(report.problems)")
     }
 
+    /// A directory named to `db import` is walked without following a link another user may have
+    /// put there (to a file only root may read, when root imports): it is a problem naming the
+    /// link, the other records are imported. A file the operator names herself may be a link.
+    @Test("a link found in a named directory is refused, not followed; a named link is read")
+    func linkInsideANamedDirectory() throws {
+        let dir = try TemporaryDirectory.url("sca")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let records = dir.appendingPathComponent("records"), elsewhere = dir.appendingPathComponent("elsewhere")
+        for d in [records, elsewhere] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
+        try RecordFiles.write(RecordFiles.json(id: "A-1"), "A-1.json", in: records)
+        try RecordFiles.write(RecordFiles.json(id: "B-1", name: "other"), "B-1.json", in: elsewhere)
+        let link = records.appendingPathComponent("B-1.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: elsewhere.appendingPathComponent("B-1.json").path)
+        let db = try OSVDatabase(path: dir.appendingPathComponent("osv.sqlite").path)
+        let report = try db.import(paths: [records.path])
+        #expect(report.inserted == 1, "\(report)")
+        #expect(report.problems.map(\.message) == ["\(link): is a symbolic link"], "\(report.problems)")
+        let named = try db.import(paths: [link])
+        #expect(named.inserted == 1 && named.problems.isEmpty, "\(named)")
+    }
+
     @Test("a failure midway leaves the previous database intact")
     func atomic() throws {
         let dir = try TemporaryDirectory.url("sca")

@@ -1,5 +1,6 @@
 import Foundation
 import Support
+import TestSupport
 import Testing
 
 @testable import Sandbox
@@ -142,24 +143,9 @@ enum TerminalEmulator {
         return try JSONDecoder().decode([Screen].self, from: output)
     }
 
+    /// The emulator's whole run is bounded (120 s, far above its fraction of a second): a hang fails the test.
     private static func run(_ program: String, _ arguments: [String], input: Data) throws -> (Int32, Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The answer is read while the request is written: neither pipe can fill and stall.
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let run = try ProgramRun.run(program, arguments, input: input, timeout: 120)
+        return (run.status, run.stdout)
     }
 }

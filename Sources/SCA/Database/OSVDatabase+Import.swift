@@ -68,6 +68,9 @@ extension OSVDatabase {
         strictArchive label: String? = nil
     ) throws -> ImportReport {
         let files = try Self.collectFiles(paths)
+        // A file the operator named may be a link (her choice); one found by walking a directory
+        // she named is the directory's, and another user may have placed a link there.
+        let named = Set(paths)
         cachedLookup = nil
         // Root holds a read lock on the database while each scan's analysis reads it
         // (`OSVReadHold`): an import waits for the scans that run, up to 15 minutes.
@@ -85,12 +88,13 @@ extension OSVDatabase {
             }
             for file in files {
                 if file.lowercased().hasSuffix(".zip") {
-                    try importZip(file, label: label, report: &report, store: store)
+                    try importZip(file, followLinks: named.contains(file), label: label, report: &report, store: store)
                 } else {
                     report.files += 1
                     let data: Data
                     do {
-                        data = try BoundedFile.read(file, limit: ZipLimits.osvExports.maxEntryBytes)
+                        data = try BoundedFile.read(
+                            file, limit: ZipLimits.osvExports.maxEntryBytes, followLinks: named.contains(file))
                     } catch let error as SentinelError {
                         report.problems.append(ImportProblem(source: file, message: error.message))
                         continue
@@ -117,13 +121,13 @@ extension OSVDatabase {
     /// A damaged or out-of-bounds archive throws. A damaged entry throws with a `label` (a
     /// downloaded export); without, it is a problem of that entry and the import goes on.
     private func importZip(
-        _ file: String, label: String?, report: inout ImportReport,
+        _ file: String, followLinks: Bool, label: String?, report: inout ImportReport,
         store: (OSVRecord, [UInt8], String, inout ImportReport) throws -> Void
     ) throws {
         let display = label ?? file
         let data: Data
         do {
-            data = try BoundedFile.read(file, limit: ZipLimits.osvExports.maxArchiveBytes)
+            data = try BoundedFile.read(file, limit: ZipLimits.osvExports.maxArchiveBytes, followLinks: followLinks)
         } catch let error as SentinelError {
             if label != nil { throw error }
             report.problems.append(ImportProblem(source: file, message: error.message))
@@ -200,12 +204,14 @@ extension OSVDatabase {
             let base = URL(fileURLWithPath: path)
             var found = [String]()
             let enumerator = fm.enumerator(
-                at: base, includingPropertiesForKeys: [.isRegularFileKey],
+                at: base, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey],
                 options: [.skipsHiddenFiles])
             while let url = enumerator?.nextObject() as? URL {
                 let name = url.lastPathComponent
                 guard isAdvisoryName(name) || name.lowercased().hasSuffix(".zip") else { continue }
-                if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { found.append(url.path) }
+                let kind = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+                // A link is listed, not followed: reading it refuses it and names it as a problem.
+                if kind?.isRegularFile == true || kind?.isSymbolicLink == true { found.append(url.path) }
             }
             files += found.sorted()
         }

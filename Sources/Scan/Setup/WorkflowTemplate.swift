@@ -19,7 +19,7 @@ enum WorkflowTemplate {
             runs-on: ubuntu-latest
             container:
               image: ${{ vars.SENTINEL_IMAGE }}
-              options: --privileged                    # the sandbox: user namespaces, cgroups
+              options: --user 1001 --security-opt unmask=ALL --cap-drop ALL --security-opt no-new-privileges  # the checkout's owner; no privileges (docs/install.md)
             permissions:
               contents: read
               security-events: write                   # for upload-sarif
