@@ -1,0 +1,39 @@
+import Support
+import Synchronization
+
+extension SASTEngine {
+    /// Every identifier the files of a project hold, as the engine's per-file check reads them
+    /// (``FileIndex/identifiers``, from the tree the scan analyses: lowering's own names included),
+    /// for choosing which shipped rules to read before any is compiled (``RuleIndex``). Each tree
+    /// read is kept in `project` for the scan, which then does not parse the file again; a file
+    /// that does not parse gives none (the scan reports it). `read` is the scan's reader.
+    /// Nil when the files noted by `project` hold more than `budget` bytes: every tree would be
+    /// held at once, and compiling the rules is a small part of scanning such a tree.
+    public static func identifiers(
+        of files: [String], project: ProjectSummaries, read: @escaping @Sendable (String) -> String?,
+        budget: Int = earlyParseBudget
+    ) -> Set<String>? {
+        guard files.reduce(0, { $0 + project.size(of: $1) }) <= budget else { return nil }
+        let found = Mutex<Set<String>>([])
+        // Parsing recurses once per tree level: on large stacks, as the scan does.
+        LargeStack.concurrentPerform(iterations: files.count) { i in
+            guard let source = read(files[i]) else { return }
+            let tree: ParsedSource
+            if let kept = project.loweredTrees.peek(files[i], text: source) {
+                tree = kept
+            } else {
+                let bytes = Array(source.utf8)
+                guard let parsed = try? SourceFrontEnd.parse(bytes: bytes, file: files[i], language: language(of: files[i], bytes: bytes))
+                else { return }
+                project.loweredTrees.keep(parsed, text: source, for: files[i])
+                tree = parsed
+            }
+            let identifiers = FileIndex.identifiers(of: tree.root)
+            found.withLock { $0.formUnion(identifiers) }
+        }
+        return found.withLock { $0 }
+    }
+
+    /// 4 MiB of source: every small and most mid-sized projects (the RealVuln apps are kilobytes).
+    public static let earlyParseBudget = 4 << 20
+}
