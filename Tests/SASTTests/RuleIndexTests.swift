@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import Support
+import Synchronization
 import Testing
 
 @testable import SAST
@@ -66,6 +67,47 @@ import Testing
         }
         // Ten files of tests hold the identifiers of a few dozen rules, not of every rule.
         #expect(skipped > fixtures.count / 10 * 50)
+    }
+
+    @Test("the identifiers gathered before compiling are every file's own, from trees the scan then takes: one parse per file")
+    func identifiersFromTheScansTrees() throws {
+        let root = "rule-index-\(UUID().uuidString)"
+        let texts: [String: String] = [
+            root + "/app.py": "import yaml\nfrom .helpers import load\ndef view(request):\n    return yaml.load(request.body)\n",
+            root + "/helpers.py": "import pickle as pk\ndef load(data):\n    return pk.loads(data)\n",
+            root + "/static/app.js": "const cp = require('child_process');\nmodule.exports = (x) => cp.exec(x);\n",
+            root + "/broken.py": "def (:\n",
+        ]
+        let files = texts.keys.sorted()
+        let reads = Mutex<[String: Int]>([:])
+        SourceFrontEnd.readObserver.withLock { observer in
+            observer = { file in if file.hasPrefix(root) { reads.withLock { $0[file, default: 0] += 1 } } }
+        }
+        defer { SourceFrontEnd.readObserver.withLock { $0 = nil } }
+        let read: @Sendable (String) -> String? = { texts[$0] }
+        let project = ProjectSummaries(files: files, read: read)
+        let gathered = SASTEngine.identifiers(of: files, project: project, read: read)
+        let identifiers = try #require(gathered)
+        var expected: Set<String> = []
+        for file in files where !file.hasSuffix("broken.py") {
+            let bytes = Array(texts[file]!.utf8)
+            let tree = try SourceFrontEnd.parse(bytes: bytes, file: file, language: SASTEngine.language(of: file, bytes: bytes))
+            expected.formUnion(FileIndex.identifiers(of: tree.root))
+        }
+        #expect(identifiers == expected)
+        #expect(identifiers.isSuperset(of: ["yaml", "load", "pickle", "pk", "loads", "child_process", "exec"]))
+        reads.withLock { $0 = [:] }
+        SourceFrontEnd.readObserver.withLock { observer in
+            observer = { file in if file.hasPrefix(root) { reads.withLock { $0[file, default: 0] += 1 } } }
+        }
+        let project2 = ProjectSummaries(files: files, read: read)
+        _ = SASTEngine.identifiers(of: files, project: project2, read: read)
+        let results = try RuleFilesTests.engine.get().scanProject(files: files, project: project2, read: read)
+        #expect(results[files.firstIndex { $0.hasSuffix("broken.py") }!]?.parseError != nil)
+        // The file that does not parse is read again by the scan (which reports it); every other once.
+        #expect(reads.withLock { $0 } == Dictionary(uniqueKeysWithValues: files.map { ($0, $0.hasSuffix("broken.py") ? 2 : 1) }))
+        // A tree past the budget is not read ahead: its rules are chosen by language alone.
+        #expect(SASTEngine.identifiers(of: files, project: project2, read: read, budget: 10) == nil)
     }
 
     @Test("a one-file Flask app leaves most search rules unread, and reads none of them as YAML")
