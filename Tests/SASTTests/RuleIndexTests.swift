@@ -22,10 +22,10 @@ import Testing
 
     /// Reads `files` (absolute paths) as one project: its summaries, and the union of the
     /// identifiers of its trees, as the scan gathers them before compiling.
-    static func project(_ files: [String]) -> (ProjectSummaries, Set<String>, @Sendable (String) -> String?) {
+    static func project(_ files: [String]) -> (ProjectSummaries, TreeContents, @Sendable (String) -> String?) {
         let read: @Sendable (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }
         let project = ProjectSummaries(files: files, read: read)
-        return (project, SASTEngine.identifiers(of: files, project: project, read: read) ?? [], read)
+        return (project, SASTEngine.contents(of: files, project: project, read: read) ?? TreeContents(identifiers: []), read)
     }
 
     /// What a scan reports of a finding, for comparing two scans.
@@ -55,7 +55,7 @@ import Testing
         for start in stride(from: 0, to: fixtures.count, by: 10) {
             let files = Array(fixtures[start..<min(start + 10, fixtures.count)])
             let (project, identifiers, read) = Self.project(files)
-            let rules = try RuleSet.compile(documents, optionalDirectories: [Self.shipped], identifiers: identifiers)
+            let rules = try RuleSet.compile(documents, optionalDirectories: [Self.shipped], tree: identifiers)
             skipped += rules.unloaded.count
             #expect(rules.rules.count + rules.unloaded.count == full.rules.count)
             #expect(rules.descriptors == full.descriptors)
@@ -86,8 +86,8 @@ import Testing
         defer { SourceFrontEnd.readObserver.withLock { $0 = nil } }
         let read: @Sendable (String) -> String? = { texts[$0] }
         let project = ProjectSummaries(files: files, read: read)
-        let gathered = SASTEngine.identifiers(of: files, project: project, read: read)
-        let identifiers = try #require(gathered)
+        let gathered = SASTEngine.contents(of: files, project: project, read: read)
+        let identifiers = try #require(gathered).identifiers
         var expected: Set<String> = []
         for file in files where !file.hasSuffix("broken.py") {
             let bytes = Array(texts[file]!.utf8)
@@ -101,13 +101,13 @@ import Testing
             observer = { file in if file.hasPrefix(root) { reads.withLock { $0[file, default: 0] += 1 } } }
         }
         let project2 = ProjectSummaries(files: files, read: read)
-        _ = SASTEngine.identifiers(of: files, project: project2, read: read)
+        _ = SASTEngine.contents(of: files, project: project2, read: read)
         let results = try RuleFilesTests.engine.get().scanProject(files: files, project: project2, read: read)
         #expect(results[files.firstIndex { $0.hasSuffix("broken.py") }!]?.parseError != nil)
         // The file that does not parse is read again by the scan (which reports it); every other once.
         #expect(reads.withLock { $0 } == Dictionary(uniqueKeysWithValues: files.map { ($0, $0.hasSuffix("broken.py") ? 2 : 1) }))
         // A tree past the budget is not read ahead: its rules are chosen by language alone.
-        #expect(SASTEngine.identifiers(of: files, project: project2, read: read, budget: 10) == nil)
+        #expect(SASTEngine.contents(of: files, project: project2, read: read, budget: 10) == nil)
     }
 
     @Test("a one-file Flask app leaves most search rules unread, and reads none of them as YAML")
@@ -127,7 +127,7 @@ import Testing
         """.write(toFile: app, atomically: true, encoding: .utf8)
         let (project, identifiers, read) = Self.project([app])
         let documents = try RuleSet.read(directories: [Self.shipped], indexed: [Self.shipped])
-        let rules = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [Self.shipped], identifiers: identifiers)
+        let rules = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [Self.shipped], tree: identifiers)
         let python = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [Self.shipped])
         #expect(rules.unloaded.count > 80)
         #expect(rules.rules.count + rules.unloaded.count == python.rules.count)
@@ -159,7 +159,7 @@ import Testing
         try "sentinel_index_probe(1)\n".write(toFile: tree, atomically: true, encoding: .utf8)
         let (project, identifiers, read) = Self.project([tree])
         let documents = try RuleSet.read(directories: [rules.path], indexed: [rules.path])
-        let compiled = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [rules.path], identifiers: identifiers)
+        let compiled = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [rules.path], tree: identifiers)
         #expect(!compiled.unloaded.contains { $0.id == id })
         #expect(compiled.rules.contains { $0.id == id })
         let found = Self.summary(SASTEngine(rules: compiled).scanProject(files: [tree], project: project, read: read))
@@ -173,7 +173,7 @@ import Testing
         let rule = "id: python.probe-eval\nmessage: eval\nseverity: high\nlanguages: [python]\npattern: eval(...)\n"
         try rule.write(to: directory.appendingPathComponent("rule.yaml"), atomically: true, encoding: .utf8)
         let entry = RuleIndex.Entry(
-            path: "rule.yaml", sha256: digest(rule), isSet: false, languages: ["python"], identifiers: [["never_in_any_tree"]],
+            path: "rule.yaml", sha256: digest(rule), isSet: false, languages: ["python"], identifiers: [["never_in_any_tree"]], text: nil,
             header: RuleIndex.Header(
                 id: "python.probe-eval",
                 descriptor: RuleDescriptor.native(
@@ -196,10 +196,31 @@ import Testing
             let directory = try Self.ruleWithIndex(digest: digest)
             defer { try? FileManager.default.removeItem(at: directory) }
             let documents = try RuleSet.read(directories: [directory.path], indexed: [directory.path])
-            let rules = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [directory.path], identifiers: identifiers)
+            let rules = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [directory.path], tree: identifiers)
             #expect(rules.unloaded.map(\.id) == (trusted ? ["python.probe-eval"] : []))
             let found = Self.summary(SASTEngine(rules: rules).scanProject(files: [tree], read: read))
             #expect(found.contains { $0.hasPrefix("python.probe-eval ") } == !trusted)
+        }
+    }
+
+    @Test("a rule the index says needs literal text is left unread where no file holds it, read where one does")
+    func textRequirement() throws {
+        let directory = try Self.ruleWithIndex(digest: { RuleIndex.digest(Array($0.utf8)) })
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var index = try #require(RuleIndex.load(directory: directory.path))
+        index.files[0].identifiers = nil
+        index.files[0].text = RuleIndex.TextNeeds(required: [[Array("passwd".utf8)]], caseInsensitive: false)
+        try Data(try index.encoded()).write(to: directory.appendingPathComponent(RuleIndex.fileName))
+        let documents = try RuleSet.read(directories: [directory.path], indexed: [directory.path])
+        for (text, read) in [("eval(x)\n", false), ("eval(x)  # PASSWD\n", true)] {
+            let tree = try Self.temporaryDirectory("text")
+            defer { try? FileManager.default.removeItem(at: tree) }
+            let file = tree.appendingPathComponent("app.py").path
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let (_, contents, _) = Self.project([file])
+            let rules = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [directory.path], tree: contents)
+            #expect(rules.rules.map(\.id) == (read ? ["python.probe-eval"] : []))
+            #expect(rules.unloaded.map(\.id) == (read ? [] : ["python.probe-eval"]))
         }
     }
 
@@ -210,7 +231,8 @@ import Testing
         try "{not json".write(to: directory.appendingPathComponent(RuleIndex.fileName), atomically: true, encoding: .utf8)
         let documents = try RuleSet.read(directories: [directory.path], indexed: [directory.path])
         #expect(documents.skippableCount == 0)
-        let rules = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [directory.path], identifiers: [])
+        let rules = try RuleSet.compile(
+            documents, present: ["python"], optionalDirectories: [directory.path], tree: TreeContents(identifiers: []))
         #expect(rules.rules.map(\.id) == ["python.probe-eval"])
     }
 
@@ -219,7 +241,7 @@ import Testing
         let directory = try Self.ruleWithIndex(digest: { RuleIndex.digest(Array($0.utf8)) })
         defer { try? FileManager.default.removeItem(at: directory) }
         let documents = try RuleSet.read(directories: [directory.path])
-        let rules = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [], identifiers: [])
+        let rules = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [], tree: TreeContents(identifiers: []))
         #expect(rules.rules.map(\.id) == ["python.probe-eval"])
         #expect(rules.unloaded.isEmpty)
     }

@@ -443,7 +443,7 @@ final class CompiledRule: Sendable {
         switch rule.mode {
         case .search(let formula):
             required = IdentifierRequirement(alternatives: Self.required(formula))
-            textNeeds = formula.textRequirement.flatMap { $0.required.isEmpty ? nil : $0 }
+            textNeeds = Self.textNeeds(formula)
             taint = nil
         case .taint(let spec):
             required = .always
@@ -505,6 +505,11 @@ final class CompiledRule: Sendable {
             }
             return nil
         }
+    }
+
+    /// Literal text a file must contain for a search rule's `formula` to match; nil when none.
+    static func textNeeds(_ formula: PatternFormula) -> RegexLiterals? {
+        formula.textRequirement.flatMap { $0.required.isEmpty ? nil : $0 }
     }
 
     /// Whether the rule may match a file with these identifiers (numbered in the engine's vocabulary).

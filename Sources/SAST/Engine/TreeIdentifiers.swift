@@ -1,6 +1,21 @@
 import Support
 import Synchronization
 
+/// What a scan knows of its tree's files before it compiles the rules: every identifier they hold
+/// and their texts lowercased, as the engine's per-file checks of a rule read them.
+public struct TreeContents: Sendable {
+    /// The union of the files' identifiers (``FileIndex/identifiers``).
+    public var identifiers: Set<String>
+    /// Each file's text, for rules that need literal text (``CompiledRule/textNeeds``).
+    var texts: [LowercasedText]
+
+    /// `identifiers` and no texts (a text requirement then rules a rule out).
+    init(identifiers: Set<String>, texts: [LowercasedText] = []) {
+        self.identifiers = identifiers
+        self.texts = texts
+    }
+}
+
 extension SASTEngine {
     /// Every identifier the files of a project hold, as the engine's per-file check reads them
     /// (``FileIndex/identifiers``, from the tree the scan analyses: lowering's own names included),
@@ -9,12 +24,12 @@ extension SASTEngine {
     /// that does not parse gives none (the scan reports it). `read` is the scan's reader.
     /// Nil when the files noted by `project` hold more than `budget` bytes: every tree would be
     /// held at once, and compiling the rules is a small part of scanning such a tree.
-    public static func identifiers(
+    public static func contents(
         of files: [String], project: ProjectSummaries, read: @escaping @Sendable (String) -> String?,
         budget: Int = earlyParseBudget
-    ) -> Set<String>? {
+    ) -> TreeContents? {
         guard files.reduce(0, { $0 + project.size(of: $1) }) <= budget else { return nil }
-        let found = Mutex<Set<String>>([])
+        let found = Mutex(TreeContents(identifiers: []))
         // Parsing recurses once per tree level: on large stacks, as the scan does.
         LargeStack.concurrentPerform(iterations: files.count) { i in
             guard let source = read(files[i]) else { return }
@@ -29,7 +44,12 @@ extension SASTEngine {
                 tree = parsed
             }
             let identifiers = FileIndex.identifiers(of: tree.root)
-            found.withLock { $0.formUnion(identifiers) }
+            // The text the scan's file index lowercases (the same bytes it was parsed from).
+            let text = LowercasedText(Array(source.utf8))
+            found.withLock {
+                $0.identifiers.formUnion(identifiers)
+                $0.texts.append(text)
+            }
         }
         return found.withLock { $0 }
     }

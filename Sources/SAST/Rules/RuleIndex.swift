@@ -34,10 +34,24 @@ public struct RuleIndex: Sendable, Codable, Equatable {
         public var languages: [String]
         /// A rule that may be left unread when no file of the tree holds every identifier of one
         /// of these sets (the engine's per-file check, ``CompiledRule/required(_:)``); nil when it
-        /// is always read (taint, template and route rules, rules other rules' results depend on).
+        /// cannot tell.
         public var identifiers: [[String]]?
-        /// What a rule left unread still gives the scan's output; present with `identifiers`.
+        /// A rule that may be left unread when no file's text holds, for each of these lists, one
+        /// of its strings compared with ASCII letters lowercased (the engine's per-file check of a
+        /// rule's `metavariable-regex` literals, ``CompiledRule/textNeeds``); nil when it cannot tell.
+        public var text: TextNeeds?
+        /// What a rule left unread still gives the scan's output; present when the rule may be
+        /// left unread (with `identifiers` or `text`). Taint, template and route rules, and rules
+        /// other rules' results depend on, have none: they are always read.
         public var header: Header?
+    }
+
+    /// The literal text a rule needs (``RegexLiterals``), as bytes.
+    public struct TextNeeds: Sendable, Codable, Equatable {
+        /// Each entry: one of these byte strings occurs in every file the rule may match.
+        public var required: [[[UInt8]]]
+        /// Whether a file with non-ASCII bytes may match whatever it holds (`(?i)`).
+        public var caseInsensitive: Bool
     }
 
     /// What a rule that was not read still contributes: its SARIF descriptor and its Bandit and
@@ -77,8 +91,8 @@ public struct RuleIndex: Sendable, Codable, Equatable {
                 path: String(path.dropFirst(prefix.count)), sha256: digest(bytes), isSet: root["set"] != nil,
                 languages: languages, identifiers: nil, header: nil)
             if !entry.isSet, case .python(let rule) = try RuleLoader.parseAny(root, file: path, library: library) {
-                entry.identifiers = try Self.skippableRequirement(rule, root: root, file: path)
-                if entry.identifiers != nil {
+                (entry.identifiers, entry.text) = Self.skippableRequirement(rule, root: root, file: path)
+                if entry.identifiers != nil || entry.text != nil {
                     entry.header = Header(id: rule.id, descriptor: rule.descriptor, bandit: rule.banditIds, semgrep: rule.semgrepIds)
                 }
             }
@@ -92,14 +106,18 @@ public struct RuleIndex: Sendable, Codable, Equatable {
     /// search rule (a taint rule's sanitizers are shared with the others, ``TaintPatterns``), whose
     /// confidence settings do not make the engine read handlers or exceptions for every rule, and
     /// which compiles the same without the sets (nothing it includes can change under its digest).
-    static func skippableRequirement(_ rule: Rule, root: DocumentNode, file: String) throws -> [[String]]? {
+    static func skippableRequirement(_ rule: Rule, root: DocumentNode, file: String) -> ([[String]]?, TextNeeds?) {
         guard case .search(let formula) = rule.mode, rule.adminHandlersConfidence == nil, rule.applicationErrorsConfidence == nil,
-            let alternatives = CompiledRule.required(formula), !alternatives.isEmpty
-        else { return nil }
-        guard case .python(let alone)? = try? RuleLoader.parseAny(root, file: file, library: TaintLibrary()),
-            case .search(let same) = alone.mode, CompiledRule.required(same) == alternatives
-        else { return nil }
-        return alternatives.map { $0.sorted() }
+            case .python(let alone)? = try? RuleLoader.parseAny(root, file: file, library: TaintLibrary()),
+            case .search(let same) = alone.mode
+        else { return (nil, nil) }
+        let alternatives = CompiledRule.required(formula)
+        let text = CompiledRule.textNeeds(formula)
+        guard CompiledRule.required(same) == alternatives, CompiledRule.textNeeds(same) == text else { return (nil, nil) }
+        return (
+            alternatives.flatMap { $0.isEmpty ? nil : $0.map { $0.sorted() } },
+            text.map { TextNeeds(required: $0.required, caseInsensitive: $0.caseInsensitive) }
+        )
     }
 
     /// The index as committed: one file's entry per line (a change to a rule is a one-line diff),
@@ -139,10 +157,15 @@ extension RuleIndex.Entry {
     /// Whether this entry describes `bytes`: the same SHA-256. Any other entry is not trusted.
     func describes(_ bytes: [UInt8]) -> Bool { RuleIndex.digest(bytes) == sha256 }
 
-    /// Whether a tree whose files hold `identifiers` (their union) may match the rule: false only
-    /// when no alternative is wholly present (then no single file holds one either).
-    func mayMatch(identifiers present: Set<String>) -> Bool {
-        guard let identifiers else { return true }
-        return identifiers.contains { $0.allSatisfy(present.contains) }
+    /// Whether some file of `tree` may match the rule: false only when no alternative of its
+    /// identifiers is wholly present in their union (then no single file holds one either), or
+    /// no file's text holds its literals.
+    func mayMatch(_ tree: TreeContents) -> Bool {
+        if let identifiers, !identifiers.contains(where: { $0.allSatisfy(tree.identifiers.contains) }) { return false }
+        if let text {
+            let literals = RegexLiterals(required: text.required.map(Set.init), caseInsensitive: text.caseInsensitive)
+            return tree.texts.contains { $0.mayContain(literals) }
+        }
+        return true
     }
 }

@@ -57,7 +57,7 @@ public struct RuleSet: Sendable {
     /// scan can do before it knows which languages the tree holds.
     /// - Throws: `SentinelError` naming the first bad file.
     /// `indexed`: directories (the shipped rules) whose ``RuleIndex`` is used: a rule file it
-    /// describes (same SHA-256) is kept as bytes, parsed only if ``compile(_:present:optionalDirectories:identifiers:)``
+    /// describes (same SHA-256) is kept as bytes, parsed only if ``compile(_:present:optionalDirectories:tree:)``
     /// needs it; every other file is parsed here.
     public static func read(directories: [String], setsFrom: [String] = [], indexed: Set<String> = []) throws -> RuleDocuments {
         let ruleDirectories = Set(directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
@@ -106,14 +106,14 @@ public struct RuleSet: Sendable {
     /// one) whose languages are all absent from `present` (pattern syntaxes such as `python`
     /// and `javascript`, and `template`) are not compiled: a scan of a Python tree compiles no
     /// JavaScript pattern. Every other file is compiled in full, so a bad rule of one's own is
-    /// an error whatever the tree holds. With `identifiers` (every identifier of the tree's files,
-    /// ``SASTEngine/identifiers(of:project:read:)``), a rule of `optionalDirectories` that its
-    /// ``RuleIndex`` entry says needs identifiers the tree lacks is not read either: it is listed
-    /// in ``unloaded``.
+    /// an error whatever the tree holds. With `tree` (the identifiers and texts of the tree's files,
+    /// ``SASTEngine/contents(of:project:read:budget:)``), a rule of `optionalDirectories` that its
+    /// ``RuleIndex`` entry says needs identifiers or text no file holds is not read either: it is
+    /// listed in ``unloaded``.
     /// - Throws: `SentinelError` naming the first bad file.
     public static func compile(
         _ documents: RuleDocuments, present: Set<String>? = nil, optionalDirectories: Set<String> = [],
-        identifiers: Set<String>? = nil
+        tree: TreeContents? = nil
     ) throws -> RuleSet {
         var files = documents.files
         let byLanguage = files.map { file in
@@ -123,10 +123,10 @@ public struct RuleSet: Sendable {
         }
         // A rule whose identifiers no file holds can match nowhere: its header is all it gives.
         let unmatched = files.indices.filter { i in
-            guard byLanguage[i], let identifiers, optionalDirectories.contains(files[i].directory), let entry = files[i].indexed,
+            guard byLanguage[i], let tree, optionalDirectories.contains(files[i].directory), let entry = files[i].indexed,
                 entry.header != nil
             else { return false }
-            return !entry.mayMatch(identifiers: identifiers)
+            return !entry.mayMatch(tree)
         }
         let unloaded = unmatched.compactMap { files[$0].indexed?.header }
         var compiled = byLanguage
@@ -284,7 +284,7 @@ public struct RuleDocuments: Sendable {
     /// The files in the order errors are reported.
     public var files: [File]
 
-    /// How many rule files the index lets ``RuleSet/compile(_:present:optionalDirectories:identifiers:)``
+    /// How many rule files the index lets ``RuleSet/compile(_:present:optionalDirectories:tree:)``
     /// leave unread depending on the tree's identifiers.
     public var skippableCount: Int { files.count { $0.indexed?.header != nil } }
 }

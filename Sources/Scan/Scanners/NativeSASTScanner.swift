@@ -30,11 +30,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     }
 
     /// The rules of `documents` with the models applied; with `present`, the shipped rules of
-    /// absent languages left uncompiled, and with `identifiers` those no file can match
-    /// (``RuleSet/compile(_:present:optionalDirectories:identifiers:)``).
-    private func engine(_ documents: RuleDocuments, present: Set<String>?, identifiers: Set<String>?) throws -> SASTEngine {
-        let rules = try RuleSet.compile(
-            documents, present: present, optionalDirectories: Set(builtInDirectories), identifiers: identifiers)
+    /// absent languages left uncompiled, and with `tree` those no file can match
+    /// (``RuleSet/compile(_:present:optionalDirectories:tree:)``).
+    private func engine(_ documents: RuleDocuments, present: Set<String>?, tree: TreeContents?) throws -> SASTEngine {
+        let rules = try RuleSet.compile(documents, present: present, optionalDirectories: Set(builtInDirectories), tree: tree)
         return SASTEngine(rules: try rules.applying(models))
     }
 
@@ -153,10 +152,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         if !templates.isEmpty { present.insert(RuleSet.templateLanguage) }
         // The shipped rules the index says need identifiers no file holds are not read (issue 77):
         // the trees are read first for their identifiers, and the scan takes them from there.
-        let identifiers =
+        let contents =
             documents.skippableCount > 0
-            ? SASTEngine.identifiers(of: files, project: project, read: { file in kept.peek(file) ?? read(file) }) : nil
-        var engine = try self.engine(documents, present: present, identifiers: identifiers)
+            ? SASTEngine.contents(of: files, project: project, read: { file in kept.peek(file) ?? read(file) }) : nil
+        var engine = try self.engine(documents, present: present, tree: contents)
         if let maxFileWork = context.maxFileWork { engine.maxFileWork = maxFileWork }
         let rules = engine.rules
         let collected = engine.scanProject(
