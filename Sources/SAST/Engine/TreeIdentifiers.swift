@@ -54,6 +54,9 @@ extension SASTEngine {
         return found.withLock { $0 }
     }
 
-    /// 4 MiB of source: every small and most mid-sized projects (the RealVuln apps are kilobytes).
-    public static let earlyParseBudget = 4 << 20
+    /// 1 MiB of source: the small projects, where compiling the rules is most of a scan's CPU (the
+    /// RealVuln apps analyse kilobytes). Beyond it, compiling is a small part of the scan, and
+    /// holding every tree at once raised the peak memory of 2–4 MB projects by up to 40 MB for no
+    /// CPU (BENCHMARKS, round 5).
+    public static let earlyParseBudget = 1 << 20
 }
