@@ -42,7 +42,7 @@ BENCH_PIP_PACKAGES = procrastinate==3.10.0 psycopg[binary]==3.3.9 \
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
 DISTDIR     ?= dist
 
-.PHONY: all deps apt-deps demo-apt-deps test-apt-deps bench-apt-deps pip-deps tools build release install uninstall dist deb \
+.PHONY: rules-index all deps apt-deps demo-apt-deps test-apt-deps bench-apt-deps pip-deps tools build release install uninstall dist deb \
         image check-install check test test-unit demo bench bench-pip-deps clean
 
 all: build
@@ -199,6 +199,11 @@ check-install:
 	scripts/check-install.sh
 
 # Architecture (imports follow DESIGN §1's layer table) and style; .ci/run calls it after the tests.
+# rules/index.json, the compiled-rule index a scan uses to leave unread the rules its tree cannot
+# match: regenerate it after editing a rule (RuleIndexTests fails while it is stale).
+rules-index: build
+	.build/$(CONFIG)/sentinel-cli rules index rules
+
 check:
 	python3 scripts/check-architecture.py
 	$(SWIFT) format lint --strict --recursive Sources Tests bench/Sources Package.swift

@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "SAST",
             dependencies: [
-                "Documents", "DocumentsYAML", "Findings", "JavaScriptLowering", "Languages", "PythonSyntax",
+                "Digest", "Documents", "DocumentsYAML", "Findings", "JavaScriptLowering", "Languages", "PythonSyntax",
                 "Secrets", "SourcePositions", "Support", "SyntaxTree", "TemplateSyntax",
             ]),
         .target(

@@ -34,6 +34,12 @@ final class LoweredTrees: Sendable {
         }
     }
 
+    /// The tree kept for `file` when it was read from `text`, left in the store for the scan.
+    func peek(_ file: String, text: String) -> ParsedSource? {
+        guard let kept = state.withLock({ $0.trees[file] }), kept.text == text else { return nil }
+        return kept.parsed
+    }
+
     /// The tree kept for `file` when it was read from `text` (the same text the scan reads: a
     /// file changed in between is read again), taken out of the store.
     func take(_ file: String, text: String) -> ParsedSource? {

@@ -272,6 +272,12 @@ public struct SASTEngine: Sendable {
         }.map(\.element)
     }
 
+    /// The language `file` is read as: a file without a known extension is a script, listed by
+    /// its shebang (`#!/usr/bin/env node`).
+    static func language(of file: String, bytes: [UInt8]) -> SourceLanguage {
+        SourceLanguage(fileName: file) ?? SourceLanguage(shebang: bytes.prefix(Shebang.headBytes)) ?? .python
+    }
+
     static func byPosition(_ a: Finding, _ b: Finding) -> Bool {
         (a.location.startLine ?? 0, a.location.startColumn ?? 0, a.ruleId) < (
             b.location.startLine ?? 0, b.location.startColumn ?? 0, b.ruleId
@@ -284,8 +290,7 @@ public struct SASTEngine: Sendable {
         meter: WorkMeter, published: () -> Void
     ) -> FileScanResult {
         let text = SourceText(source)
-        // A file without a known extension is a script, listed by its shebang (`#!/usr/bin/env node`).
-        let language = SourceLanguage(fileName: file) ?? SourceLanguage(shebang: text.bytes.prefix(Shebang.headBytes)) ?? .python
+        let language = Self.language(of: file, bytes: text.bytes)
         let module: ParsedSource
         do {
             // Read once per scan: the tree the project's import pre-scan read, when it read this
@@ -438,7 +443,7 @@ final class CompiledRule: Sendable {
         switch rule.mode {
         case .search(let formula):
             required = IdentifierRequirement(alternatives: Self.required(formula))
-            textNeeds = formula.textRequirement.flatMap { $0.required.isEmpty ? nil : $0 }
+            textNeeds = Self.textNeeds(formula)
             taint = nil
         case .taint(let spec):
             required = .always
@@ -500,6 +505,11 @@ final class CompiledRule: Sendable {
             }
             return nil
         }
+    }
+
+    /// Literal text a file must contain for a search rule's `formula` to match; nil when none.
+    static func textNeeds(_ formula: PatternFormula) -> RegexLiterals? {
+        formula.textRequirement.flatMap { $0.required.isEmpty ? nil : $0 }
     }
 
     /// Whether the rule may match a file with these identifiers (numbered in the engine's vocabulary).

@@ -49,26 +49,17 @@ struct FileIndex: Sendable {
         let aliases = self.aliases
         root.walk { node in
             if !FileIndex.isUnindexed(node.kind) { byKind.append(node) }
+            FileIndex.noteIdentifiers(of: node, in: &identifiers)
             switch node.kind {
             case .module, .block:
                 blocks.append(node)
             case .attribute:
-                if let text = node.text {
-                    identifiers.insert(text)
-                    attributes[text, default: []].append(node)
-                }
+                if let text = node.text { attributes[text, default: []].append(node) }
             case .name:
                 if let text = node.text {
-                    identifiers.insert(text)
                     if !aliases.isEmpty, let full = aliases.resolve(text) {
                         aliasNames[FileIndex.lastSegment(full), default: []].append(node)
                     }
-                }
-            case .keyword, .parameter, .varArgs, .kwArgs, .functionDef, .asyncFunctionDef, .classDef:
-                if let text = node.text { identifiers.insert(text) }
-            case .alias, .importFrom:
-                if let text = node.text {
-                    for part in text.split(separator: ".") { identifiers.insert(String(part)) }
                 }
             case .call:
                 if let callee = node.children.first {
@@ -85,6 +76,32 @@ struct FileIndex: Sendable {
         self.identifiers = identifiers
         self.attributesByName = attributes
         self.aliasNamesByLast = aliasNames
+    }
+
+    /// The identifiers of `root` that an index of it lists (``identifiers``), without indexing it:
+    /// what a scan gathers from every file before it chooses the rules to read (``RuleIndex``).
+    static func identifiers(of root: SyntaxNode) -> Set<String> {
+        var identifiers: Set<String> = []
+        root.walk { node in
+            noteIdentifiers(of: node, in: &identifiers)
+            return true
+        }
+        return identifiers
+    }
+
+    /// Adds what `node` gives ``identifiers``: a name, attribute name, keyword, parameter or
+    /// definition name, or each segment of an imported module's dotted name.
+    private static func noteIdentifiers(of node: SyntaxNode, in identifiers: inout Set<String>) {
+        switch node.kind {
+        case .attribute, .name, .keyword, .parameter, .varArgs, .kwArgs, .functionDef, .asyncFunctionDef, .classDef:
+            if let text = node.text { identifiers.insert(text) }
+        case .alias, .importFrom:
+            if let text = node.text {
+                for part in text.split(separator: ".") { identifiers.insert(String(part)) }
+            }
+        default:
+            break
+        }
     }
 
     /// The last segment of a callee, before and after import resolution (`sp.call` → `call`;

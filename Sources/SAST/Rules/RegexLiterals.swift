@@ -56,7 +56,7 @@ struct RegexLiterals: Sendable, Hashable {
         self.init(required: union.isEmpty ? [] : [union], caseInsensitive: parts.contains { $0.caseInsensitive })
     }
 
-    private init(required: [Set<[UInt8]>], caseInsensitive: Bool) {
+    init(required: [Set<[UInt8]>], caseInsensitive: Bool) {
         // Shortest strings first: they are found soonest.
         self.required = required.map { $0.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) } }
         self.caseInsensitive = caseInsensitive

@@ -66,19 +66,26 @@ public enum RuleLoader {
     /// when every language it names is known and absent. Anything unusual (no mapping, a
     /// language no front end reads) says true, so that compiling reports it.
     static func mayApply(_ root: DocumentNode, toAnyOf present: Set<String>) -> Bool {
-        guard root.isObject else { return true }
-        let names: [String]
-        if let node = root["languages"] {
-            guard case .array(let items) = node.value else { return true }
-            var strings: [String] = []
-            for item in items {
-                guard case .string(let name) = item.value else { return true }
-                strings.append(name)
-            }
-            names = strings
-        } else {
-            names = ["python"]
+        guard let names = languageNames(root) else { return true }
+        return mayApply(languages: names, toAnyOf: present)
+    }
+
+    /// The `languages` of the rule or set `root` (`python` when it names none), nil when they are
+    /// not a list of names (compiling reports it).
+    static func languageNames(_ root: DocumentNode) -> [String]? {
+        guard root.isObject else { return nil }
+        guard let node = root["languages"] else { return ["python"] }
+        guard case .array(let items) = node.value else { return nil }
+        var names: [String] = []
+        for item in items {
+            guard case .string(let name) = item.value else { return nil }
+            names.append(name)
         }
+        return names
+    }
+
+    /// ``mayApply(_:toAnyOf:)`` of a file whose `languages` are `names` (``languageNames(_:)``).
+    static func mayApply(languages names: [String], toAnyOf present: Set<String>) -> Bool {
         for name in names {
             if name == TemplateRuleLoader.language {
                 if present.contains(name) { return true }

@@ -16,14 +16,20 @@ public struct RuleSet: Sendable {
 
     /// The source and sanitizer sets the rules were loaded with (models extend them).
     public var library: TaintLibrary
+    /// The shipped rules left unread because no file of the tree holds the identifiers they need
+    /// (``RuleIndex``): they find nothing there, but their descriptors and Bandit/Semgrep
+    /// equivalents are still part of the output, as when they are compiled.
+    public var unloaded: [RuleIndex.Header]
 
     /// Wraps already-parsed rules; duplicate ids are rejected.
     public init(
         rules: [Rule], templateRules: [TemplateRule] = [], routeRules: [RouteRule] = [],
-        library: TaintLibrary = TaintLibrary()
+        library: TaintLibrary = TaintLibrary(), unloaded: [RuleIndex.Header] = []
     ) throws {
         var seen: [String: String] = [:]
-        let all = rules.map { ($0.id, $0.file) } + templateRules.map { ($0.id, $0.file) } + routeRules.map { ($0.id, $0.file) }
+        let all =
+            rules.map { ($0.id, $0.file) } + templateRules.map { ($0.id, $0.file) } + routeRules.map { ($0.id, $0.file) }
+            + unloaded.map { ($0.id, "the rule index's \($0.id)") }
         for (id, file) in all {
             if let other = seen[id] {
                 throw SentinelError(.invalidInput, "\(file): duplicate rule id '\(id)' (also in \(other))")
@@ -34,6 +40,7 @@ public struct RuleSet: Sendable {
         self.templateRules = templateRules.sorted { $0.id < $1.id }
         self.routeRules = routeRules.sorted { $0.id < $1.id }
         self.library = library
+        self.unloaded = unloaded.sorted { $0.id < $1.id }
     }
 
     /// Loads every `*.yaml`/`*.yml` file under `directories`, recursively: the source and
@@ -49,25 +56,45 @@ public struct RuleSet: Sendable {
     /// `setsFrom`, as ``load(directories:setsFrom:)`` does, without compiling a pattern: what a
     /// scan can do before it knows which languages the tree holds.
     /// - Throws: `SentinelError` naming the first bad file.
-    public static func read(directories: [String], setsFrom: [String] = []) throws -> RuleDocuments {
+    /// `indexed`: directories (the shipped rules) whose ``RuleIndex`` is used: a rule file it
+    /// describes (same SHA-256) is kept as bytes, parsed only if ``compile(_:present:optionalDirectories:tree:)``
+    /// needs it; every other file is parsed here.
+    public static func read(directories: [String], setsFrom: [String] = [], indexed: Set<String> = []) throws -> RuleDocuments {
         let ruleDirectories = Set(directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         let setDirectories = setsFrom.filter { !ruleDirectories.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
         var found: [(file: String, directory: String, setOnly: Bool)] = []
         for directory in directories { found += try ruleFiles(under: directory).map { ($0, directory, false) } }
         for directory in setDirectories { found += try ruleFiles(under: directory).map { ($0, directory, true) } }
         let origins = found
+        var indexes: [String: [String: RuleIndex.Entry]] = [:]
+        for directory in Set(directories).intersection(indexed) { indexes[directory] = RuleIndex.load(directory: directory)?.byPath }
+        let entries = indexes
         // Files are read and parsed on one large-stack thread per processor; the first bad file in
         // order is the error.
-        let roots = try inParallel(origins.count) { i -> DocumentNode in
+        let read = try inParallel(origins.count) { i -> (root: DocumentNode?, bytes: [UInt8], entry: RuleIndex.Entry?) in
             // A rule directory may be the scanned repository's own: no link is followed.
-            let data = try BoundedFile.read(origins[i].file, limit: maxRuleFileSize, followLinks: false)
-            return try RuleLoader.document(String(decoding: data, as: UTF8.self), file: origins[i].file)
+            let bytes = [UInt8](try BoundedFile.read(origins[i].file, limit: maxRuleFileSize, followLinks: false))
+            if !origins[i].setOnly,
+                let entry = entries[origins[i].directory].flatMap({ $0[relative(origins[i].file, to: origins[i].directory)] }),
+                !entry.isSet, entry.describes(bytes)
+            {
+                return (nil, bytes, entry)
+            }
+            return (try RuleLoader.document(String(decoding: bytes, as: UTF8.self), file: origins[i].file), [], nil)
         }
         return RuleDocuments(
             files: origins.indices.map {
                 RuleDocuments.File(
-                    path: origins[$0].file, directory: origins[$0].directory, root: roots[$0], setOnly: origins[$0].setOnly)
+                    path: origins[$0].file, directory: origins[$0].directory, parsed: read[$0].root, bytes: read[$0].bytes,
+                    indexed: read[$0].entry, setOnly: origins[$0].setOnly)
             })
+    }
+
+    /// `file`'s path below `directory` (both as ``ruleFiles(under:)`` spells them).
+    static func relative(_ file: String, to directory: String) -> String {
+        let base = URL(fileURLWithPath: directory).path
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
     }
 
     /// The name ``compile(_:present:optionalDirectories:)`` knows template files by in `present`
@@ -79,23 +106,50 @@ public struct RuleSet: Sendable {
     /// one) whose languages are all absent from `present` (pattern syntaxes such as `python`
     /// and `javascript`, and `template`) are not compiled: a scan of a Python tree compiles no
     /// JavaScript pattern. Every other file is compiled in full, so a bad rule of one's own is
-    /// an error whatever the tree holds.
+    /// an error whatever the tree holds. With `tree` (the identifiers and texts of the tree's files,
+    /// ``SASTEngine/contents(of:project:read:budget:)``), a rule of `optionalDirectories` that its
+    /// ``RuleIndex`` entry says needs identifiers or text no file holds is not read either: it is
+    /// listed in ``unloaded``.
     /// - Throws: `SentinelError` naming the first bad file.
     public static func compile(
-        _ documents: RuleDocuments, present: Set<String>? = nil, optionalDirectories: Set<String> = []
+        _ documents: RuleDocuments, present: Set<String>? = nil, optionalDirectories: Set<String> = [],
+        tree: TreeContents? = nil
     ) throws -> RuleSet {
-        let files = documents.files
-        let needed = files.map { file in
+        var files = documents.files
+        let byLanguage = files.map { file in
             guard let present, optionalDirectories.contains(file.directory) else { return true }
-            return RuleLoader.mayApply(file.root, toAnyOf: present)
+            if let entry = file.indexed { return RuleLoader.mayApply(languages: entry.languages, toAnyOf: present) }
+            return file.parsed.map { RuleLoader.mayApply($0, toAnyOf: present) } ?? true
         }
-        let sets = try inParallel(files.count) { i in try RuleLoader.set(files[i].root, file: files[i].path, compiling: needed[i]) }
+        // A rule whose identifiers no file holds can match nowhere: its header is all it gives.
+        let unmatched = files.indices.filter { i in
+            guard byLanguage[i], let tree, optionalDirectories.contains(files[i].directory), let entry = files[i].indexed,
+                entry.header != nil
+            else { return false }
+            return !entry.mayMatch(tree)
+        }
+        let unloaded = unmatched.compactMap { files[$0].indexed?.header }
+        var compiled = byLanguage
+        for i in unmatched { compiled[i] = false }
+        // The files left as bytes by the index that are needed after all are read now.
+        let unparsed = files.indices.filter { compiled[$0] && files[$0].parsed == nil }
+        let unread = files
+        let parsed = try inParallel(unparsed.count) { i in
+            try RuleLoader.document(String(decoding: unread[unparsed[i]].bytes, as: UTF8.self), file: unread[unparsed[i]].path)
+        }
+        for (i, root) in zip(unparsed, parsed) { files[i].parsed = root }
+        let roots = files
+        let needed = compiled
+        let sets = try inParallel(files.count) { i -> TaintPatternSet? in
+            guard let root = roots[i].parsed else { return nil }
+            return try RuleLoader.set(root, file: roots[i].path, compiling: needed[i])
+        }
         var library = TaintLibrary()
         for case let set? in sets { try library.add(set) }
         let shared = library
         let ruleFiles = files.indices.filter { sets[$0] == nil && !files[$0].setOnly && needed[$0] }
         let loaded = try inParallel(ruleFiles.count) { i in
-            try RuleLoader.parseAny(files[ruleFiles[i]].root, file: files[ruleFiles[i]].path, library: shared)
+            try RuleLoader.parseAny(roots[ruleFiles[i]].parsed!, file: roots[ruleFiles[i]].path, library: shared)
         }
         var rules: [Rule] = []
         var templateRules: [TemplateRule] = []
@@ -107,7 +161,7 @@ public struct RuleSet: Sendable {
             case .route(let rule): routeRules.append(rule)
             }
         }
-        return try RuleSet(rules: rules, templateRules: templateRules, routeRules: routeRules, library: shared)
+        return try RuleSet(rules: rules, templateRules: templateRules, routeRules: routeRules, library: shared, unloaded: unloaded)
     }
 
     /// `body(0..<count)` on large-stack threads, results in order; the first error in order is thrown.
@@ -189,7 +243,11 @@ public struct RuleSet: Sendable {
     /// Which rules cover which Bandit tests and Semgrep rules (`metadata.bandit`/`semgrep`).
     public var equivalence: RuleEquivalence {
         var table = RuleEquivalence()
-        let all = rules.map { ($0.id, $0.banditIds, $0.semgrepIds) } + templateRules.map { ($0.id, $0.banditIds, $0.semgrepIds) }
+        // The rules left unread in among the others by id, as a full load lists them.
+        let read = rules.map { RuleIndex.Header(id: $0.id, descriptor: $0.descriptor, bandit: $0.banditIds, semgrep: $0.semgrepIds) }
+        let all =
+            (read + unloaded).sorted { $0.id < $1.id }.map { ($0.id, $0.bandit, $0.semgrep) }
+            + templateRules.map { ($0.id, $0.banditIds, $0.semgrepIds) }
         for (id, bandit, semgrep) in all {
             table.add(nativeRule: id, checkIds: bandit, of: ToolName.bandit)
             table.add(nativeRule: id, checkIds: semgrep, of: ToolName.semgrep)
@@ -199,7 +257,9 @@ public struct RuleSet: Sendable {
 
     /// SARIF metadata of every rule.
     public var descriptors: [RuleDescriptor] {
-        rules.map(\.descriptor) + templateRules.map(\.descriptor) + routeRules.map(\.descriptor)
+        // The rules left unread in among the others by id, as a full load lists them.
+        (rules.map { ($0.id, $0.descriptor) } + unloaded.map { ($0.id, $0.descriptor) }).sorted { $0.0 < $1.0 }.map(\.1)
+            + templateRules.map(\.descriptor) + routeRules.map(\.descriptor)
     }
 }
 
@@ -211,12 +271,20 @@ public struct RuleDocuments: Sendable {
         public var path: String
         /// The directory named to `read` that holds it.
         public var directory: String
-        /// The file's YAML document.
-        var root: DocumentNode
+        /// The file's YAML document; nil while only its bytes are read (`indexed`).
+        var parsed: DocumentNode?
+        /// The file's bytes when it is not parsed yet, else empty.
+        var bytes: [UInt8]
+        /// Its entry in its directory's ``RuleIndex``, when that describes these bytes.
+        var indexed: RuleIndex.Entry?
         /// Found under a `setsFrom` directory: only its set (if it is one) is used.
         var setOnly: Bool
     }
 
     /// The files in the order errors are reported.
     public var files: [File]
+
+    /// How many rule files the index lets ``RuleSet/compile(_:present:optionalDirectories:tree:)``
+    /// leave unread depending on the tree's identifiers.
+    public var skippableCount: Int { files.count { $0.indexed?.header != nil } }
 }

@@ -30,9 +30,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     }
 
     /// The rules of `documents` with the models applied; with `present`, the shipped rules of
-    /// absent languages left uncompiled (``RuleSet/compile(_:present:optionalDirectories:)``).
-    private func engine(_ documents: RuleDocuments, present: Set<String>?) throws -> SASTEngine {
-        let rules = try RuleSet.compile(documents, present: present, optionalDirectories: Set(builtInDirectories))
+    /// absent languages left uncompiled, and with `tree` those no file can match
+    /// (``RuleSet/compile(_:present:optionalDirectories:tree:)``).
+    private func engine(_ documents: RuleDocuments, present: Set<String>?, tree: TreeContents?) throws -> SASTEngine {
+        let rules = try RuleSet.compile(documents, present: present, optionalDirectories: Set(builtInDirectories), tree: tree)
         return SASTEngine(rules: try rules.applying(models))
     }
 
@@ -73,7 +74,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// the languages the tree holds.
     public func prepare(context: ScanContext) {
         let directories = builtInDirectories + context.ruleDirectories
-        prepared.start(directories) { Result { try RuleSet.read(directories: directories) } }
+        let indexed = Set(builtInDirectories)
+        prepared.start(directories) { Result { try RuleSet.read(directories: directories, indexed: indexed) } }
     }
 
     /// Runs the native rules over the Python files; a bad rule file is reported as bad input (exit 2).
@@ -141,14 +143,19 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
         let documents =
             try ready.flatMap { $0.directories == directories ? $0.documents : nil }?.get()
-            ?? RuleSet.read(directories: directories)
+            ?? RuleSet.read(directories: directories, indexed: Set(builtInDirectories))
         // The pattern syntaxes of the files about to be analysed (and templates): the shipped
         // rules of any other language would cost their compiling and find nothing (issue 77).
         var present = Set(files.compactMap { file in SourceLanguage(fileName: file)?.patternSyntax })
         present.formUnion(scripts.map(\.language.patternSyntax))
         if !pythonFiles.isEmpty { present.insert(SourceLanguage.python.patternSyntax) }
         if !templates.isEmpty { present.insert(RuleSet.templateLanguage) }
-        var engine = try self.engine(documents, present: present)
+        // The shipped rules the index says need identifiers no file holds are not read (issue 77):
+        // the trees are read first for their identifiers, and the scan takes them from there.
+        let contents =
+            documents.skippableCount > 0
+            ? SASTEngine.contents(of: files, project: project, read: { file in kept.peek(file) ?? read(file) }) : nil
+        var engine = try self.engine(documents, present: present, tree: contents)
         if let maxFileWork = context.maxFileWork { engine.maxFileWork = maxFileWork }
         let rules = engine.rules
         let collected = engine.scanProject(
@@ -325,6 +332,11 @@ final class KeptTexts: Sendable {
 
     func take(_ file: String) -> String? {
         state.withLock { $0.texts.removeValue(forKey: file) }
+    }
+
+    /// The text kept for `file`, left for ``take(_:)``.
+    func peek(_ file: String) -> String? {
+        state.withLock { $0.texts[file] }
     }
 }
 
