@@ -110,7 +110,7 @@ struct FleetApprovalCLITests {
         #expect(approved.status == 0, "\(approved.stderr)")
         #expect(try eventually(timeout: 900) { try queue.job(id)?.state == .succeeded })
         worker.signal(SIGTERM)
-        #expect(worker.wait(timeout: 60) == 0)
+        #expect(worker.wait(timeout: 300) == 0)
 
         let publication = try #require(try queue.patch(of: id)?.publication)
         let pull = try #require(github.pulls.first, "\(publication)")

@@ -41,7 +41,7 @@ struct FleetRuntimeCLITests {
         let lines = Set(scrape.stdout.split(separator: "\n").map(String.init))
         for line in expected { #expect(lines.contains(line), "\(line) missing from:\n\(scrape.stdout)") }
         worker.signal(SIGTERM)
-        #expect(worker.wait(timeout: 60) == 0)
+        #expect(worker.wait(timeout: 300) == 0)
     }
 
     /// The worker and job scratch directories under `places`, two levels down.
@@ -106,7 +106,7 @@ struct FleetRuntimeCLITests {
         let queue = try JobQueue(url: DatabaseURL(parsing: database))
         #expect(try eventually(timeout: 60) { try queue.job(id)?.state == .succeeded })
         worker.signal(SIGTERM)
-        #expect(worker.wait(timeout: 60) == 0)
+        #expect(worker.wait(timeout: 300) == 0)
         let job = try #require(try queue.job(id))
         #expect(job.request.kind == .noop && job.attempts == 1)
         #expect(try queue.result(id)?.report == "")

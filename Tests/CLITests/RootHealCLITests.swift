@@ -187,7 +187,7 @@ struct RootHealCLITests {
         }
         #expect(!rootFiles.isEmpty && !rootFiles.contains { $0.contains("fleet.sqlite") }, "root holds the queue: \(rootFiles)")
         worker.signal(SIGTERM)
-        #expect(worker.wait(timeout: 60) == 0)
+        #expect(worker.wait(timeout: 300) == 0)
         let seen = sampler.stop()
         for id in ids { #expect(try queue.job(id)?.state == .succeeded, "job \(id): \(worker.events)") }
         #expect(seen.contains { $0.command == "sentinel fleet worker" && $0.uid != 0 }, "no unprivileged worker: \(seen)")
