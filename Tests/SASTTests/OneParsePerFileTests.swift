@@ -18,16 +18,14 @@ struct OneParsePerFileTests {
             root + "/plain.js": "console.log('no relative import here');\n",
             root + "/tool.py": "from . import helpers\nhelpers.run()\n",
         ]
-        let reads = Mutex<[String: Int]>([:])
-        SourceFrontEnd.readObserver.withLock { observer in
-            observer = { file in if file.hasPrefix(root) { reads.withLock { $0[file, default: 0] += 1 } } }
-        }
-        defer { SourceFrontEnd.readObserver.withLock { $0 = nil } }
+        let reads = SourceReads(under: root)
+        reads.start()
+        defer { reads.stop() }
         let engine = try RuleFilesTests.engine.get()
         let files = texts.keys.sorted()
         let results = engine.scanProject(files: files, read: { texts[$0] })
         #expect(results.allSatisfy { $0 != nil && $0?.parseError == nil })
-        #expect(reads.withLock { $0 } == Dictionary(uniqueKeysWithValues: files.map { ($0, 1) }))
+        #expect(reads.byFile == Dictionary(uniqueKeysWithValues: files.map { ($0, 1) }))
     }
 
     @Test("a kept tree is given only for the text it was read from, once")

@@ -79,11 +79,9 @@ import Testing
             root + "/broken.py": "def (:\n",
         ]
         let files = texts.keys.sorted()
-        let reads = Mutex<[String: Int]>([:])
-        SourceFrontEnd.readObserver.withLock { observer in
-            observer = { file in if file.hasPrefix(root) { reads.withLock { $0[file, default: 0] += 1 } } }
-        }
-        defer { SourceFrontEnd.readObserver.withLock { $0 = nil } }
+        let reads = SourceReads(under: root)
+        reads.start()
+        defer { reads.stop() }
         let read: @Sendable (String) -> String? = { texts[$0] }
         let project = ProjectSummaries(files: files, read: read)
         let gathered = SASTEngine.contents(of: files, project: project, read: read)
@@ -96,16 +94,13 @@ import Testing
         }
         #expect(identifiers == expected)
         #expect(identifiers.isSuperset(of: ["yaml", "load", "pickle", "pk", "loads", "child_process", "exec"]))
-        reads.withLock { $0 = [:] }
-        SourceFrontEnd.readObserver.withLock { observer in
-            observer = { file in if file.hasPrefix(root) { reads.withLock { $0[file, default: 0] += 1 } } }
-        }
+        reads.start()
         let project2 = ProjectSummaries(files: files, read: read)
         _ = SASTEngine.contents(of: files, project: project2, read: read)
         let results = try RuleFilesTests.engine.get().scanProject(files: files, project: project2, read: read)
         #expect(results[files.firstIndex { $0.hasSuffix("broken.py") }!]?.parseError != nil)
         // The file that does not parse is read again by the scan (which reports it); every other once.
-        #expect(reads.withLock { $0 } == Dictionary(uniqueKeysWithValues: files.map { ($0, $0.hasSuffix("broken.py") ? 2 : 1) }))
+        #expect(reads.byFile == Dictionary(uniqueKeysWithValues: files.map { ($0, $0.hasSuffix("broken.py") ? 2 : 1) }))
         // A tree past the budget is not read ahead: its rules are chosen by language alone.
         #expect(SASTEngine.contents(of: files, project: project2, read: read, budget: 10) == nil)
     }

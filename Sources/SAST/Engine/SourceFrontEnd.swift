@@ -24,14 +24,15 @@ enum SourceFrontEnd {
         var notice: String { "\(error.description) (file skipped)" }
     }
 
-    /// Called with the file's name each time a file is read (a test counts the reads of its own
-    /// files with it: one per file per scan); nil in a scan.
-    static let readObserver = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// Called with the file's name each time a file is read (tests count the reads of their own
+    /// files with them: one per file per scan), by key, so that tests running at once each keep
+    /// theirs; empty in a scan.
+    static let readObservers = Mutex<[String: @Sendable (String) -> Void]>([:])
 
     /// The tree of `bytes`, the text of `file`, read as `language`.
     /// - Throws: ``Failure``.
     static func parse(bytes: [UInt8], file: String, language: SourceLanguage) throws(Failure) -> ParsedSource {
-        readObserver.withLock { $0 }?(file)
+        for observe in readObservers.withLock({ $0.values }) { observe(file) }
         guard let reader = language.language else {
             throw Failure(
                 error: SourceReadError(
