@@ -31,6 +31,12 @@ static size_t string_length(const char *text) {
     return length;
 }
 
+static uint64_t monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
 /* execvpe without allocation: try each directory of search_path in turn, remembering
    EACCES so that "exists but not executable" wins over "not found". */
 static void exec_payload(const struct sbx_config *config) {
@@ -102,7 +108,7 @@ static int reset_signals(void) {
 
 /* The payload: drop everything, in nsjail's order, then exec. */
 __attribute__((noreturn)) static void payload_main(const struct sbx_config *config, int report,
-                                                  int tty_slave) {
+                                                  int tty_slave, volatile uint64_t *exec_ns) {
     if (setsid() < 0) sbx_child_fail(report, SBX_STAGE_SETSID, -1);
     if (setup_stdio(config, tty_slave) != 0) sbx_child_fail(report, SBX_STAGE_STDIO, -1);
     if (tty_slave >= 0 && sbx_pty_take_control() != 0) sbx_child_fail(report, SBX_STAGE_CTTY, -1);
@@ -135,6 +141,10 @@ __attribute__((noreturn)) static void payload_main(const struct sbx_config *conf
         prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, config->seccomp, 0, 0) != 0) {
         sbx_child_fail(report, SBX_STAGE_SECCOMP, -1);
     }
+    /* The init's memory is ours until the execve (CLONE_VM): the stamp taken here is what it
+       reads once the vfork ends, so the command's time starts at its execve, not at whenever a
+       loaded machine next schedules the init (which made a 0.3 s sleep read 0.299 s). */
+    *exec_ns = monotonic_ns();
     exec_payload(config);
     sbx_child_fail(report, SBX_STAGE_EXECVE, -1);
 }
@@ -206,22 +216,17 @@ static void hide_launcher_arguments(const struct sbx_config *config) {
     (void)prctl(PR_SET_NAME, title, 0, 0, 0);
 }
 
-static uint64_t monotonic_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
-
 struct payload_start {
     const struct sbx_config *config;
     const struct sbx_child_fds *fds;
     int tty_slave;
+    volatile uint64_t exec_ns; /* written by the payload just before its execve */
 };
 
 static int payload_entry(void *argument) {
-    const struct payload_start *start = argument;
+    struct payload_start *start = argument;
     close(start->fds->status_write);
-    payload_main(start->config, start->fds->report_write, start->tty_slave);
+    payload_main(start->config, start->fds->report_write, start->tty_slave, &start->exec_ns);
 }
 
 /* 64 KiB is ample for payload_main (its deepest frame is exec_payload's 4 KiB path); the
@@ -235,13 +240,15 @@ static int payload_entry(void *argument) {
    overwrite them. Its file table, signal handlers and credentials are its own (no CLONE_FILES,
    CLONE_SIGHAND or CLONE_THREAD), so everything payload_main drops is dropped for it alone. */
 static pid_t spawn_payload(const struct sbx_config *config, const struct sbx_child_fds *fds,
-                           int tty_slave) {
+                           int tty_slave, uint64_t *exec_ns) {
     void *stack = mmap(NULL, PAYLOAD_STACK_SIZE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (stack == MAP_FAILED) return -1;
-    struct payload_start start = {.config = config, .fds = fds, .tty_slave = tty_slave};
-    return clone(payload_entry, (char *)stack + PAYLOAD_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD,
-                 &start);
+    struct payload_start start = {.config = config, .fds = fds, .tty_slave = tty_slave, .exec_ns = 0};
+    pid_t pid = clone(payload_entry, (char *)stack + PAYLOAD_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD,
+                      &start);
+    *exec_ns = start.exec_ns;
+    return pid;
 }
 
 void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *fds) {
@@ -299,10 +306,11 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
        able to open /proc/1/mem or ptrace the init. */
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) sbx_child_fail(report, SBX_STAGE_DUMPABLE, -1);
 
-    pid_t payload = spawn_payload(config, fds, tty_slave);
+    uint64_t started = 0;
+    pid_t payload = spawn_payload(config, fds, tty_slave, &started);
     if (payload < 0) sbx_child_fail(report, SBX_STAGE_FORK, -1);
     /* The vfork is over: the payload has exec'd (or failed to, and reported it). */
-    uint64_t started = monotonic_ns();
+    if (started == 0) started = monotonic_ns();
 
     /* Init keeps only the status pipe: holding the caller's pipes would delay their EOF. */
     close_all_except(fds->status_write);

@@ -207,8 +207,8 @@ struct sbx_config {
 
 /* What the init writes on the status pipe when the payload ends, in one write: its wait
    status and its own run, timed by the init (CLOCK_MONOTONIC; the sandbox has no time
-   namespace): from the moment its execve returned control to the init (the vfork's end) to
-   the moment the init reaped it. The launcher sees both only later, by as much as it takes
+   namespace): from the payload's own clock reading just before its execve (shared with the
+   init until then) to the moment the init reaped it. The launcher sees both only later, by as much as it takes
    to be scheduled. */
 struct sbx_payload_end {
     int32_t status;
