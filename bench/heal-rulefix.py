@@ -11,7 +11,7 @@ would (`sentinel scan --format sarif`), and each true ground-truth finding of a 
 matched to a reported finding the way the corpus's scorer matches (same file, the CWE among the
 acceptable ones, the line within 10 of the labelled range). A matched finding of a rule with a fix
 is healed: `sentinel heal --signal SARIF --finding FINGERPRINT --verify 'python3 -m py_compile FILE'
---level observer`. It counts as healed when heal exits 0: the fixed file compiles and the native
+--level observer` (empty memory each time). It counts as healed when heal exits 0: the fixed file compiles and the native
 re-scan no longer reports the finding (the apps ship no test suite; compiling is their test).
 
 Semgrep's side: the rules under ../shared/corpora/semgrep-rules/python with a `fix:` or
@@ -118,6 +118,9 @@ def matches(truth, result):
 
 def heal(sentinel, env, report, repo, fingerprint, file):
     verify = "python3 -m py_compile " + shlex_quote(file)
+    # Each heal starts with empty memory, as a first heal of that finding would: a remembered fix
+    # of a neighbouring finding (the other flag on the same set_cookie) must not take its attempt.
+    env = dict(env, SENTINEL_HOME=tempfile.mkdtemp(prefix="home-", dir=os.path.dirname(report)))
     started = time.monotonic()
     result = subprocess.run(
         [sentinel, "heal", "--signal", report, "--finding", fingerprint, "--repo", repo, "--verify", verify,
