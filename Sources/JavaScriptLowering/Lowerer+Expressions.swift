@@ -133,6 +133,14 @@ extension Lowerer {
             switch member.kind {
             case .objectProperty:
                 let key = child(member, 0)
+                // In a pattern, `{$...BEFORE, secure: false, $...AFTER}` names runs of members, as
+                // `$...ARGS` does in a call, so a fix template can put them back around its change.
+                if isPattern, member.text == "shorthand", key.kind == .identifier, let text = key.text, text.hasPrefix("$..."),
+                    JavaScriptLowering.isMetavariable(text)
+                {
+                    entries.append(name(text, key.range))
+                    continue
+                }
                 entries.append(make(.keyValue, nil, [propertyKey(key), expression(child(member, 1))], member.range))
             case .spread:
                 entries.append(make(.doubleStarred, nil, [expression(child(member, 0))], member.range))

@@ -54,9 +54,13 @@ extension Lowerer {
 
     /// `require('m')` or `await import('m')` inside an expression: an import of the module into a
     /// temporary, hoisted before the statement, and that temporary in its place. Nil for anything
-    /// else, and in a rule pattern (where `require($X)` is a call to match).
+    /// else. In a rule pattern it is the module's dotted name, which every name the code imports
+    /// from it expands to (`require('express-session')({...})` matches `session({...})` after
+    /// `import session from 'express-session'`: identity by the import, not the local name); a
+    /// pattern's `require($X)` stays a call to match.
     func inlineModule(_ js: JSNode) -> SyntaxNode? {
-        guard !isPattern, let specifier = loadedModule(js) else { return nil }
+        guard let specifier = loadedModule(js) else { return nil }
+        if isPattern { return name(ModuleSpecifier.module(specifier), js.range) }
         let temporary = temporaryName()
         hoisted[hoisted.count - 1].append(moduleImport(specifier, members: [], as: temporary, js.range))
         return name(temporary, js.range)

@@ -108,8 +108,12 @@ struct EngineMatchTests {
         let withRun = try engine(rule: "pattern: yaml.load($...ARGS)\nfix: yaml.safe_load($...ARGS)\n")
         let f = try #require(withRun.scan(file: "y.py", source: "import yaml\nyaml.load(a, b)\n").findings.first)
         #expect(f.fix?.replacements.first?.text == "yaml.safe_load(a, b)")
-        let unbound = try engine(rule: "pattern: yaml.load(...)\nfix: yaml.safe_load($X)\n")
+        // `$X` is bound only by the other alternative: this finding gets no fix.
+        let unbound = try engine(
+            rule: "pattern-either:\n  - pattern: yaml.load(...)\n  - pattern: yaml.dump($X)\nfix: yaml.safe_load($X)\n")
         #expect(unbound.scan(file: "y.py", source: "import yaml\nyaml.load(a)\n").findings.first?.fix == nil)
+        // A template naming a metavariable no pattern binds is a load error, not a silent no-fix.
+        #expect(throws: (any Error).self) { try engine(rule: "pattern: yaml.load(...)\nfix: yaml.safe_load($X)\n") }
     }
 
     @Test("metavariable-regex sees exactly the bound text, also for long bindings after non-ASCII code")

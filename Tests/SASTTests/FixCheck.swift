@@ -21,8 +21,10 @@ enum FixCheck {
         let place = "\(file):\(line)"
         let fixed = try fix.apply(to: source)
 
+        // Python's strict parser; JavaScript's and TypeScript's front end as a scan reads the file.
         do {
-            _ = try PythonParser.parseModule(source: fixed, fileName: file)
+            if file.hasSuffix(".py") { _ = try PythonParser.parseModule(source: fixed, fileName: file) }
+            if let notice = engine.scan(file: file, source: fixed).parseError { throw SentinelTestError(notice) }
         } catch {
             Issue.record("\(place): the fixed file does not parse: \(error)\n\(fixed)", sourceLocation: sourceLocation)
             return fixed
@@ -84,4 +86,10 @@ struct LineMap {
     func newLine(_ n: Int) -> Int {
         n + shifts.filter { $0.after <= n }.reduce(0) { $0 + $1.delta }
     }
+}
+
+/// A fixed file that does not parse, as the scan's notice says.
+struct SentinelTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -75,7 +75,8 @@ struct FixTemplateTests {
             """
         #expect(try fixed(rule, "s.verify = False\n") == "s.verify = True\n")
         #expect(try fixed(rule, "get(u, verify=False)\n") == "get(u)\n")
-        #expect(try fixed("pattern: f($X)\nfix: [g($Y), h($Z)]\n", "f(1)\n") == nil)
+        // An alternative that binds neither template's metavariables gets no fix.
+        #expect(try fixed("pattern-either:\n  - pattern: f($X)\n  - pattern: g($Y)\nfix: h($Y)\n", "f(1)\n") == nil)
     }
 
     @Test(

@@ -19,12 +19,15 @@ struct RuleFixTests {
     func fixedRules() {
         #expect(
             Self.fixRules == [
-                "python.flask-debug-true", "python.hashlib-new-weak-hash", "python.hashlib-weak-hash",
-                "python.hashlib-weak-hash-audit", "python.jinja2-autoescape-false", "python.jinja2-autoescape-missing",
-                "python.pickle-load",
+                "javascript.cookie-httponly-disabled", "javascript.session-cookie-not-secure",
+                "javascript.template-autoescape-disabled", "javascript.tls-verification-disabled",
+                "python.credentials-logged", "python.flask-debug-true", "python.hashlib-new-weak-hash",
+                "python.hashlib-weak-hash", "python.hashlib-weak-hash-audit", "python.insecure-cookie-httponly",
+                "python.jinja2-autoescape-false", "python.jinja2-autoescape-missing", "python.pickle-load",
                 "python.requests-timeout-none", "python.requests-verify-false", "python.requests-without-timeout",
-                "python.subprocess-shell-true", "python.subprocess-shell-true-literal", "python.tempfile-mktemp",
-                "python.yaml-load",
+                "python.settings-cookie-httponly-false", "python.settings-cookie-secure-false",
+                "python.subprocess-shell-true", "python.subprocess-shell-true-literal", "python.taint-insecure-cookie",
+                "python.tempfile-mktemp", "python.yaml-load",
             ])
     }
 
@@ -32,12 +35,23 @@ struct RuleFixTests {
     func ruleTestFile(_ id: String) throws {
         let engine = try RuleFilesTests.engine.get()
         let rule = try #require(engine.rules.rules.first { $0.id == id })
-        let file = String(rule.file.dropLast(".yaml".count)) + ".py"
+        // The test file beside the rule: Python's `.py`, JavaScript's `.js` or TypeScript's `.ts`.
+        let base = String(rule.file.dropLast(".yaml".count))
+        let file = try #require([".py", ".js", ".ts"].map { base + $0 }.first { FileManager.default.fileExists(atPath: $0) })
         let source = try String(contentsOfFile: file, encoding: .utf8)
-        let module = try PythonParser.parseModule(source: source, fileName: file)
         let text = SourceText(source)
-        let ruleid = Set(Annotation.parse(module: module, source: text).filter { $0.ruleId == id && $0.expectsFinding }.map(\.line))
-        let noFix = Set(Annotation.noFix(module: module, source: text).filter { $0.ruleId == id }.map(\.line))
+        let annotations: [Annotation]
+        let noFixes: [Annotation]
+        if file.hasSuffix(".py") {
+            let module = try PythonParser.parseModule(source: source, fileName: file)
+            annotations = Annotation.parse(module: module, source: text)
+            noFixes = Annotation.noFix(module: module, source: text)
+        } else {
+            annotations = Annotation.parse(slashComments: text)
+            noFixes = Annotation.noFix(slashComments: text)
+        }
+        let ruleid = Set(annotations.filter { $0.ruleId == id && $0.expectsFinding }.map(\.line))
+        let noFix = Set(noFixes.filter { $0.ruleId == id }.map(\.line))
         #expect(noFix.isSubset(of: ruleid), "\(file): # nofix on lines without # ruleid: \(noFix.subtracting(ruleid).sorted())")
 
         var fixed = 0
@@ -94,13 +108,29 @@ struct RuleFixTests {
                 "python.requests-without-timeout", "from requests import get\nr = get()\n",
                 "from requests import get\nr = get(timeout=30)\n"
             ),
+            // One argument per line: the new one gets its own line and the trailing comma.
             (
                 "python.requests-without-timeout", "import requests\nr = requests.post(\n    url,\n    json=body,\n)\n",
-                "import requests\nr = requests.post(\n    url,\n    json=body, timeout=30\n)\n"
+                "import requests\nr = requests.post(\n    url,\n    json=body,\n    timeout=30,\n)\n"
             ),
             (
                 "python.requests-timeout-none", "import requests\nr = requests.get(url, timeout=None, stream=True)\n",
                 "import requests\nr = requests.get(url, timeout=30, stream=True)\n"
+            ),
+            // A logged credential: its place holds a marker, quoted to fit inside an f-string's field.
+            (
+                "python.credentials-logged", "import logging\nlog = logging.getLogger(__name__)\nlog.debug(\"token %s\", access_token)\n",
+                "import logging\nlog = logging.getLogger(__name__)\nlog.debug(\"token %s\", \"[REDACTED]\")\n"
+            ),
+            (
+                "python.credentials-logged", "import logging\nlog = logging.getLogger(__name__)\nlog.info(f\"key {api_key}\")\n",
+                "import logging\nlog = logging.getLogger(__name__)\nlog.info(f\"key {'[REDACTED]'}\")\n"
+            ),
+            // A cookie on a framework's response: the flag joins the arguments as written.
+            (
+                "python.taint-insecure-cookie",
+                "from flask import make_response\nr = make_response('x')\nr.set_cookie('sid', sid, httponly=True)\n",
+                "from flask import make_response\nr = make_response('x')\nr.set_cookie('sid', sid, httponly=True, secure=True)\n"
             ),
             // subprocess: the command string is split, shell=True goes, shlex is imported.
             (

@@ -36,6 +36,17 @@ struct RuleLoaderTests {
             (head + "pattern: f()\nfix-imports: [os]\n", "r.yaml:5: 'fix-imports' needs 'fix'"),
             (head + "pattern: f()\nfix: g()\nfix-imports: [os, 'a-b']\n", "r.yaml:6: 'fix-imports': 'a-b' is not a module name"),
             (head + "pattern: f()\nfix: [g(), '']\n", "r.yaml:5: 'fix' must not be empty"),
+            // A malformed fix: code that does not parse, a metavariable nothing binds.
+            (head + "pattern: f($X)\nfix: g($X\n", "r.yaml:5: 'fix': 'g($X' does not parse"),
+            (head + "pattern: f($X)\nfix:\n  - g($X)\n  - h($Y)\n", "r.yaml:7: 'fix[1]' names $Y, which no pattern of the rule binds"),
+            (
+                head + "pattern: f($...ARGS)\nfix: f($...ARG, secure=True)\n",
+                "r.yaml:5: 'fix' names $...ARG, which no pattern of the rule binds"
+            ),
+            (
+                "id: javascript.x\nmessage: m\nseverity: high\nlanguages: [javascript]\npattern: f($X)\nfix: 'f({secure: })'\n",
+                "r.yaml:6: 'fix': 'f({secure: })' does not parse"
+            ),
         ])
     func rejects(yaml: String, expected: String) {
         do {

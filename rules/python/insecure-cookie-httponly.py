@@ -1,4 +1,6 @@
 import tornado.web
+from django.http import HttpResponse
+from fastapi import Response
 from flask import Flask, make_response, request
 
 app = Flask(__name__)
@@ -69,8 +71,10 @@ def preferences(response, request, settings, hub_auth, token):
     # ok: python.insecure-cookie-httponly
     hub_auth.set_cookie(self, token)
     # ruleid: python.insecure-cookie-httponly
+    # nofix: python.insecure-cookie-httponly (a parameter of unknown type: nothing says it is a framework's response)
     response.set_cookie("session", token)
     # ruleid: python.insecure-cookie-httponly
+    # nofix: python.insecure-cookie-httponly (a parameter of unknown type: nothing says it is a framework's response)
     response.set_cookie(key="auth", value=token)
 
 
@@ -90,4 +94,29 @@ class TokenHandler(tornado.web.RequestHandler):
     def post(self):
         # Tornado's own RequestHandler.set_cookie: no class of this file defines it.
         # ruleid: python.insecure-cookie-httponly
+        # nofix: python.insecure-cookie-httponly (Tornado's handler sets cookies itself: not a response object)
         self.set_cookie("token", self.get_argument("token"))
+
+
+def make_session_response(body):
+    return make_response(body)
+
+
+def wrapped(request):
+    # The project's own helper returns Flask's response: the fix applies through it.
+    resp = make_session_response("ok")
+    # ruleid: python.insecure-cookie-httponly
+    resp.set_cookie("session_id", "abc123", max_age=600)
+    return resp
+
+
+def annotated(response: Response, token):
+    # FastAPI's Response, by the parameter's annotation.
+    # ruleid: python.insecure-cookie-httponly
+    response.set_cookie("auth", token)
+
+
+def unknown_origin(jar, token):
+    # ruleid: python.insecure-cookie-httponly
+    # nofix: python.insecure-cookie-httponly (the receiver's origin is unknown: no fix by its name alone)
+    jar.set_cookie("auth", token)

@@ -14,7 +14,7 @@ struct FindingBuilder: Sendable {
         self.file = file
         self.source = source
         self.root = root
-        self.fixes = FixBuilder(source: source, imports: ModuleImports(root: root, source: source))
+        self.fixes = FixBuilder(source: source, imports: ModuleImports(root: root, source: source), root: root)
         self.definitions = DefinitionIndex(root)
     }
 

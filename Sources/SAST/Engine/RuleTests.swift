@@ -169,6 +169,23 @@ struct Annotation: Sendable, Hashable {
         }
     }
 
+    /// `// nofix: ID (why)` comments of a JavaScript or TypeScript test file, placed as `// ruleid:`.
+    static func noFix(slashComments source: SourceText) -> [Annotation] {
+        var out: [Annotation] = []
+        guard source.lineCount > 0 else { return out }
+        for line in 1...source.lineCount {
+            let text = String(decoding: source.lineBytes(line), as: UTF8.self)
+            guard let comment = text.range(of: "// nofix:") ?? text.range(of: "//nofix:") else { continue }
+            let before = text[..<comment.lowerBound].trimmingCharacters(in: .whitespaces)
+            let target = before.isEmpty ? nextCodeLine(after: line, source, comment: "//") : line
+            for id in text[comment.upperBound...].prefix(while: { $0 != "(" }).split(separator: ",") {
+                let trimmed = id.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty { out.append(Annotation(ruleId: trimmed, expectsFinding: true, line: target)) }
+            }
+        }
+        return out
+    }
+
     /// The rule ids of comments starting with one of `markers`, with the marker and the line each
     /// applies to. With `notes`, the ids end at a `(` that starts a note.
     private static func marked(

@@ -9,11 +9,17 @@ import PythonSyntax
 struct FixBuilder: Sendable {
     let source: SourceText
     let imports: ModuleImports
+    /// The file's tree: a region inside an f-string's field changes how the template's strings are quoted.
+    let root: SyntaxNode
 
     /// The fix for a match of `rule` at `range` (`location` is the same region in code points);
     /// nil when no template applies.
     func fix(_ rule: Rule, range: SourceRange, location: Location, bindings: Bindings) -> Fix? {
-        for template in rule.fixes.map(MetavariableTemplate.init) {
+        let quote = FStringQuote.enclosing(range, root: root, source: source)
+        for written in rule.fixes {
+            // Inside `f"...{x}..."` a string spelled with `"` ends the f-string before Python 3.12.
+            guard let spelled = quote.map({ $0.respelling(written) }) ?? written else { continue }
+            let template = MetavariableTemplate(spelled)
             guard let pieces = template.resolve(bindings), let text = render(template, pieces, range) else { continue }
             var replacements = [
                 Fix.Replacement(

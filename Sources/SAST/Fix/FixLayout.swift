@@ -25,15 +25,27 @@ enum FixLayout {
                 let code = source.slice(from: range.lowerBound, to: range.upperBound)
                 out += merge(
                     original: source.slice(from: cursor, to: range.lowerBound), template: pending, next: code.unicodeScalars.first,
-                    state: &state)
+                    state: &state, indentation: indentation(at: cursor, in: source))
                 out += code
                 state.previous = code.unicodeScalars.last ?? state.previous
                 cursor = range.upperBound
                 pending = ""
             }
         }
-        out += merge(original: source.slice(from: cursor, to: region.upperBound), template: pending, next: after, state: &state)
+        out += merge(
+            original: source.slice(from: cursor, to: region.upperBound), template: pending, next: after, state: &state,
+            indentation: indentation(at: cursor, in: source))
         return out
+    }
+
+    /// The spaces and tabs that start the line holding byte `offset`.
+    static func indentation(at offset: Int, in source: SourceText) -> String {
+        let bytes = source.bytes
+        var start = max(0, min(offset, bytes.count))
+        while start > 0, bytes[start - 1] != UInt8(ascii: "\n"), bytes[start - 1] != UInt8(ascii: "\r") { start -= 1 }
+        var end = start
+        while end < bytes.count, bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "\t") { end += 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// Whether the code pieces lie inside `region`, in file order, without overlapping: only then
@@ -68,7 +80,11 @@ enum FixLayout {
 
     /// The template's glue `template` with the layout of the file's glue `original` where their
     /// tokens agree. `next` is the first character after the glue.
-    static func merge(original: String, template: String, next: Unicode.Scalar?, state: inout MergeState) -> String {
+    /// `indentation` is that of the line the glue starts on: a member the template inserts after a
+    /// kept comma of a one-member-per-line list gets a line of its own there.
+    static func merge(
+        original: String, template: String, next: Unicode.Scalar?, state: inout MergeState, indentation: String = ""
+    ) -> String {
         var file = GlueTokens(original)
         let fix = GlueTokens(template)
         let pairs = file.tokens.count * fix.tokens.count <= comparisonLimit ? matches(file.tokens, fix.tokens) : [:]
@@ -100,14 +116,29 @@ enum FixLayout {
             default: break
             }
         }
+        // Set once a member is inserted on a line of its own: the list's closing bracket, on its
+        // own line, then follows a trailing comma as the file's members do.
+        var insertedOwnLine = false
         for (j, token) in fix.tokens.enumerated() {
             let i = pairs[j]
-            if let i, keepsTrailingComma(before: i, in: file, kept: kept, previous: state.previous) {
+            if let i,
+                keepsTrailingComma(before: i, in: file, kept: kept, previous: state.previous)
+                    || (insertedOwnLine && closesOwnLine(i, in: file) && !"([{,".unicodeScalars.contains(state.previous ?? ","))
+            {
                 emit(",", layout: "")
             }
-            let layout = choose(
+            var layout = choose(
                 file: i.map(fileLayout(before:)), fix: token.layout, leftIsFile: leftIsFile, depth: state.depth,
                 previous: state.previous, next: token.text.unicodeScalars.first)
+            // One member per line (`a,\n  b,\n})`): what the template adds after the file's comma
+            // starts a new line at the members' indentation.
+            if i == nil, leftIsFile, lastFile >= 0, file.tokens[lastFile].text == ",", state.depth > 0 {
+                let following = lastFile + 1 < file.tokens.count ? file.tokens[lastFile + 1].layout : file.trailing
+                if let lineBreak = GlueTokens.lineBreak(in: following) {
+                    layout = lineBreak + indentation
+                    insertedOwnLine = true
+                }
+            }
             emit(token.text, layout: layout)
             leftIsFile = i != nil
             if let i { lastFile = i }
@@ -127,6 +158,12 @@ enum FixLayout {
             GlueTokens.breaksLine(file.tokens[i].layout), let previous
         else { return false }
         return !"([{,".unicodeScalars.contains(previous)
+    }
+
+    /// Whether the file's token `i` is a closing bracket on a line of its own.
+    static func closesOwnLine(_ i: Int?, in file: GlueTokens) -> Bool {
+        guard let i, [")", "]", "}"].contains(file.tokens[i].text) else { return false }
+        return GlueTokens.breaksLine(file.tokens[i].layout)
     }
 
     /// `layout` without the comment on its first line (the rest of a dropped token's line).
@@ -154,7 +191,9 @@ enum FixLayout {
         if let file {
             // Between two tokens of the file its layout holds; after an inserted token only a line
             // break inside brackets is worth keeping (a closing bracket on its own line).
-            if leftIsFile || (depth > 0 && GlueTokens.breaksLine(file)) { layout = file }
+            // A closing bracket keeps the file's spacing too (`{ path: '/', secure: true }`).
+            let closes = next.map { ")]}".unicodeScalars.contains($0) } ?? false
+            if leftIsFile || (depth > 0 && GlueTokens.breaksLine(file)) || closes { layout = file }
             // Outside brackets line breaks are statements: the template decides them.
             if depth == 0, layout != fix, GlueTokens.breaksLine(layout) || GlueTokens.breaksLine(fix) { layout = fix }
         }
@@ -181,7 +220,11 @@ enum FixLayout {
         var i = 0
         var j = 0
         while i < n, j < m {
-            if file[i].text == fix[j].text {
+            // A closing bracket pairs with the template's last one it can: a template inserting
+            // `cookie: { secure: true }` before the file's `}` keeps that `}` (and its line) for
+            // the object's own end, not for the inserted object's.
+            let laterPair = [")", "]", "}"].contains(file[i].text) && lengths[i][j + 1] == lengths[i][j]
+            if file[i].text == fix[j].text, !laterPair {
                 pairs[j] = i
                 i += 1
                 j += 1

@@ -100,4 +100,12 @@ struct GlueTokens: Sendable, Equatable {
         }
         return false
     }
+
+    /// The first line break of `layout` (`\n` or `\r\n`) when it ends a logical line, else nil.
+    static func lineBreak(in layout: String) -> String? {
+        guard breaksLine(layout) else { return nil }
+        let s = Array(layout.unicodeScalars)
+        guard let at = s.firstIndex(where: { $0 == "\n" || $0 == "\r" }) else { return nil }
+        return s[at] == "\r" && at + 1 < s.count && s[at + 1] == "\n" ? "\r\n" : String(Character(s[at]))
+    }
 }

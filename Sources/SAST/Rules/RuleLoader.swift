@@ -118,7 +118,7 @@ public enum RuleLoader {
         let header = try RuleHeader(map, c)
         var c = c
         c.syntax = try Self.patternSyntax(of: header.languages, map, c)
-        let fixes = try map["fix"].map { try c.fixTemplates($0) } ?? []
+        let fixes = try map["fix"].map { try c.fixTemplates($0, bound: FixMetavariables.bound(by: map.node)) } ?? []
         let fixImports = try map["fix-imports"].map { try c.modules($0, "fix-imports") } ?? []
         if !fixImports.isEmpty && fixes.isEmpty { throw fail(file, map.line("fix-imports"), "'fix-imports' needs 'fix'") }
         // The import a fix adds is written as a Python `import` line.
@@ -251,11 +251,27 @@ struct Cursor {
         return try node.elements.enumerated().map { try string($0.element, "\(path)[\($0.offset)]") }
     }
 
-    /// `fix`: one template or a list tried in order; none may be empty.
-    func fixTemplates(_ node: DocumentNode) throws -> [String] {
+    /// `fix`: one template or a list tried in order; none may be empty, each must parse as code of
+    /// the rule's language, and each may name only metavariables the rule's own formula binds
+    /// (`bound`): a template naming another could never apply, which is a typo, not a choice.
+    func fixTemplates(_ node: DocumentNode, bound: Set<String>) throws -> [String] {
         let templates = try strings(node, "fix")
         guard !templates.isEmpty, !templates.contains(where: { $0.allSatisfy(\.isWhitespace) }) else {
             throw RuleLoader.fail(file, node.line, "'fix' must not be empty")
+        }
+        let elements = node.isArray ? node.elements : [node]
+        for (offset, template) in templates.enumerated() {
+            let line = offset < elements.count ? elements[offset].line : node.line
+            let path = node.isArray ? "fix[\(offset)]" : "fix"
+            let shown = template.split(whereSeparator: \.isNewline).first.map(String.init) ?? template
+            do throws(SourceReadError) {
+                _ = try syntax.lower(FixMetavariables.placeholders(in: template, run: syntax == .python ? "*" : "..."))
+            } catch {
+                throw RuleLoader.fail(file, line, "'\(path)': '\(shown)' does not parse: \(error.line):\(error.column): \(error.message)")
+            }
+            if let unbound = FixMetavariables.named(in: template).first(where: { !bound.contains($0) }) {
+                throw RuleLoader.fail(file, line, "'\(path)' names \(unbound), which no pattern of the rule binds")
+            }
         }
         return templates
     }

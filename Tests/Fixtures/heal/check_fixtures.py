@@ -45,6 +45,8 @@ RULES = {
     "python.tempfile-mktemp": r"tempfile\.mktemp\(",
     "python.jinja2-autoescape-false": r"jinja2\.Environment\(.*autoescape=False",
     "python.flask-debug-true": r"\w+\.run\(.*debug=True",
+    "python.credentials-logged": r"\.(debug|info|warning|error)\(.*\b\w*_?token\b",
+    "python.taint-insecure-cookie": r"\.set_cookie\((?![^\n]*secure=)",
 }
 KEYS = {
     "logic": {"kind", "description", "verify", "bug"},
