@@ -68,6 +68,16 @@ enum FigureChecks {
         // Runs overlap (--jobs), so their sum may exceed the wall time; the longest fits in it.
         let longest = all.map { int($0["totalMilliseconds"]) }.max() ?? 0
         #expect(int(timing["totalMilliseconds"]) >= longest && int(timing["totalMilliseconds"]) <= wall)
+        // Stages: wall-clock segments one after another, so they fit in the total; the baseline's
+        // holds its run, and the verifying stages hold every candidate run.
+        let stages = try #require(timing["stages"] as? [[String: Any]])
+        let spent = Dictionary(stages.map { ($0["stage"] as? String ?? "", int($0["milliseconds"])) }, uniquingKeysWith: +)
+        #expect(stages.first?["stage"] as? String == "baseline")
+        #expect(spent["baseline", default: -1] >= int(baseline["totalMilliseconds"]))
+        #expect(spent.values.reduce(0, +) <= int(timing["totalMilliseconds"]))
+        let verifying = spent.filter { $0.key.hasSuffix(" verifying") }.values.reduce(0, +)
+        let candidateRuns = attempts.flatMap { $0["verifications"] as? [[String: Any]] ?? [] }
+        #expect(verifying >= (candidateRuns.map { int($0["totalMilliseconds"]) }.max() ?? 0))
         #expect(attempts.filter { $0["verdict"] as? String == "verified" }.count == 1)
         // Each run: exit status and reason as pytest's closing line says, CPU within the
         // profile's 2 CPUs over the run's time, an install that took time when it installed.

@@ -73,6 +73,7 @@ public struct HealLoop: Sendable {
         final.totalMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
         final.verificationMilliseconds = state.verificationMilliseconds
         final.sandboxOverheadMilliseconds = state.overheadMilliseconds
+        final.stages = state.clock.stages
         if final.candidate == nil, let reason = state.budgetLeft == nil ? state.exhaustedBy : nil {
             final.stopReason = reason
         }
@@ -100,7 +101,9 @@ public struct HealLoop: Sendable {
         // The unchanged tree gets a quarter of the budget (at least 30 s): a command that hangs
         // there would hang for every candidate too, and must not spend the whole budget saying so.
         let baselineBudget = min(state.budgetLeft ?? 1, max(30, request.maxSeconds / 4))
+        let baselineStarted = HealStageClock.now()
         let (baseline, baselineOutput) = try verifier.run(tree: workspace.snapshot, timeout: baselineBudget, install: pinned)
+        state.clock.spent("baseline", since: baselineStarted)
         state.account(baseline)
         outcome.baseline = baseline
         if baseline.reason == .timeout {
@@ -149,7 +152,9 @@ public struct HealLoop: Sendable {
             // One traced run of the unchanged tree tells which files the tests are made of (no
             // candidate may edit them) and is the fault localisation's spectrum too.
             if signal.kind == .testFailure || signal.kind == .exception {
+                let traceStarted = HealStageClock.now()
                 let trace = traceBaseline(baseline: baseline, workspace: workspace, verifier: verifier, state: &state)
+                state.clock.spent("trace", since: traceStarted)
                 state.tracerInTree = trace.inTree
                 if let spectrum = trace.spectrum {
                     let oracle = OracleFiles(spectrum)
@@ -291,6 +296,8 @@ public struct HealLoop: Sendable {
                 signal: signal, workspace: workspace, baseline: baseline, attempts: state.attempts, memory: remembered,
                 traceRun: traceRun, suspicious: state.suspicious, compared: compared)
             context.secondsLeft = state.budgetLeft ?? 0
+            let started = HealStageClock.now()
+            defer { state.clock.spent("\(actor.kind.rawValue) proposing", since: started) }
             do {
                 return try actor.propose(context, round: round)
             } catch {
@@ -376,6 +383,8 @@ public struct HealLoop: Sendable {
             }
             let batch = Array(proposals[index..<min(proposals.count, index + min(request.jobs, room))])
             index += batch.count
+            let batchStarted = HealStageClock.now()
+            defer { state.clock.spent("\(batch[0].actor.rawValue) verifying", since: batchStarted) }
             progress(
                 .verifying(
                     first: state.attempts.count + 1, last: state.attempts.count + batch.count, limit: request.maxAttempts,

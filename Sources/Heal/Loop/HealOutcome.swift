@@ -22,4 +22,6 @@ public struct HealOutcome: Sendable {
     public var sandboxOverheadMilliseconds: Int
     /// Past outcomes retrieved for the signal.
     public var memory: [MemoryRecord]
+    /// Wall time by stage, in the order the stages first ran.
+    public var stages: [HealStageTime] = []
 }

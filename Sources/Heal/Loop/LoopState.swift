@@ -12,6 +12,8 @@ struct LoopState {
     /// Changes judged (``HealLoop/patchKey(_:)``): proposed is `tried`, run or refused is this.
     var judged = Set<String>()
     var verificationMilliseconds = 0
+    /// Where the time went, stage by stage.
+    var clock = HealStageClock()
     var overheadMilliseconds = 0
     var exhaustedBy = HealStopReason.maxAttempts
     /// Proposals not judged because they failed on the same signal in an earlier heal.

@@ -17,6 +17,9 @@ public struct Evidence: Sendable, Codable, Hashable {
         public var sandboxOverheadMilliseconds: Int
         /// Share of verification time spent on the sandbox rather than the project's own check.
         public var sandboxOverheadShare: Double
+        /// Wall time by stage (``HealStageTime``), in the order the stages first ran; absent in
+        /// evidence written before it was recorded.
+        public var stages: [HealStageTime]?
     }
 
     /// The candidate part, when there is one.
@@ -109,7 +112,7 @@ public struct Evidence: Sendable, Codable, Hashable {
         timing = Timing(
             totalMilliseconds: outcome.totalMilliseconds, verificationMilliseconds: outcome.verificationMilliseconds,
             sandboxOverheadMilliseconds: outcome.sandboxOverheadMilliseconds,
-            sandboxOverheadShare: (share * 1000).rounded() / 1000)
+            sandboxOverheadShare: (share * 1000).rounded() / 1000, stages: outcome.stages)
         memory = outcome.memory.prefix(10).map { "#\($0.id) \($0.verdict.rawValue) \($0.actor): \($0.description)" }
     }
 

@@ -37,6 +37,7 @@ public enum HealSummary {
         lines.append(
             "  attempts: \(evidence.attempts.count)\(tally.isEmpty ? "" : " (" + tally.joined(separator: ", ") + ")") "
                 + "in \(seconds) s, sandbox overhead \(share) of verification time")
+        if let stages = evidence.timing.stages, !stages.isEmpty { lines.append("  time: " + stageText(stages)) }
         if evidence.candidate == nil {
             for attempt in evidence.attempts.prefix(20) {
                 let why = attempt.lesson?.summary ?? attempt.verdict.rawValue
@@ -50,5 +51,13 @@ public enum HealSummary {
             lines.append("  wrote \(evidence.candidate == nil ? "" : out + "/patch.diff, ")\(out)/evidence.json")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `baseline 0.3 s, trace 0.5 s, templates proposing 0.0 s, templates verifying 2.1 s (3×)`.
+    static func stageText(_ stages: [HealStageTime]) -> String {
+        stages.map { stage in
+            let seconds = String(format: "%.1f", Double(stage.milliseconds) / 1000)
+            return "\(stage.stage) \(seconds) s" + (stage.count > 1 ? " (\(stage.count)×)" : "")
+        }.joined(separator: ", ")
     }
 }
