@@ -5,6 +5,7 @@ import Adapters
 import Autonomy
 import CLICore
 import Foundation
+import SAST
 import Sandbox
 import ScanCore
 import Support
@@ -129,6 +130,15 @@ public struct AnalysisSandbox {
     /// Whether root's variable `name` reaches the analysis.
     static func passes(_ name: String) -> Bool {
         !withheld.contains(name) && !Redactor.isSecretName(name)
+    }
+
+    /// The directories root's `SENTINEL_RULES` names, made absolute from root's working directory;
+    /// none when it is not set (the install's own rules are lent with the binary).
+    static func configuredRuleDirectories(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String] {
+        guard environment["SENTINEL_RULES"] != nil else { return [] }
+        return RuleLocations.standard(environment: environment).filter { !$0.isEmpty }.map(absolute)
     }
 
     /// Whether root's variable `name` reaches this analysis.
@@ -285,6 +295,15 @@ public struct AnalysisSandbox {
             install.append(venv)
             if let real = OutputPlacement.realPath(venv), real != venv { install.append(real) }
         }
+        // The rule directories root's `SENTINEL_RULES` names (the operator's choice, as the install's
+        // own rules are): lent read-only at their own paths, each exactly, so that the analysis
+        // reads the rules root was told to use. One that is not a directory is left to the
+        // analysis to report ("no such rule directory"), as it would be outside.
+        let ruleDirectories = Self.configuredRuleDirectories()
+        install += ruleDirectories.filter { directory in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
         install = install.filter { path in !Profile.defaultReadOnly.contains { path == $0 || path.hasPrefix($0 + "/") } }
 
         // What its launches may bind, mount and must hide: root's own choices only.
@@ -339,6 +358,10 @@ public struct AnalysisSandbox {
         environment[ProposalRecovery.launcherVariable] = "\(getpid()) on \(ProcessInfo.processInfo.hostName)"
         environment["HOME"] = "/tmp"
         environment["TMPDIR"] = scratchShown ?? "/tmp"
+        // Absolute, so that the analysis's own working directory does not change what they name.
+        if !ruleDirectories.isEmpty, environment["SENTINEL_RULES"] != nil {
+            environment["SENTINEL_RULES"] = ruleDirectories.joined(separator: ":")
+        }
 
         var request = SandboxRequest(
             profile: Self.profile(readOnly: [], egress: egress, hostWritable: lent.contains(where: \.writable), limits: sandboxLimits),

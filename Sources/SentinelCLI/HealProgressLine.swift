@@ -19,6 +19,8 @@ struct HealProgressLine: Sendable {
         let text: String
         switch event {
         case .baseline: text = "baseline: running the verify command on the unchanged tree…"
+        case .rescanning(let tool): text = "re-scan: \(tool) on the unchanged tree…"
+        case .tracing: text = "trace: running the verify command under the coverage tracer…"
         case .proposing(let actor): text = "\(actor.rawValue): proposing…"
         case .verifying(let first, let last, let limit, let actor):
             let range = first == last ? "\(first)" : "\(first)-\(last)"

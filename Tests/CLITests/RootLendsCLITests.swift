@@ -35,6 +35,38 @@ struct RootLendsCLITests {
         #expect(!exists(file))
     }
 
+    /// Issue 81: rules named by root's `SENTINEL_RULES` outside the install tree were invisible to
+    /// the unprivileged analysis ("no such rule directory", exit 2, every scan of a root worker).
+    /// The named directory itself is lent read-only, at its own path; its parent is not.
+    @Test("rules root's SENTINEL_RULES names outside the install tree reach the analysis", .enabled(if: TestHost.canSandbox))
+    func configuredRulesOutsideTheInstallReachTheAnalysis() throws {
+        let place = try CLI.tree(
+            [
+                "rules/custom-marker.yaml": Array(
+                    """
+                    id: custom.marker-call
+                    message: the marker call of a rule directory of the operator's own
+                    severity: high
+                    languages: [python]
+                    pattern: custom_marker_call(...)
+
+                    """.utf8),
+                "repo/app.py": Array("custom_marker_call(1)\n".utf8),
+            ], prefix: "root-custom-rules")
+        defer { try? FileManager.default.removeItem(atPath: place) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["SENTINEL_RULES"] = place + "/rules"
+        environment["SENTINEL_HOME"] = place + "/home"
+        let scan = try CLI.run(
+            ["scan", place + "/repo", "--tools", "native", "--format", "json", "--fail-on", "high"], environment: environment)
+        #expect(scan.status == 1, "\(scan.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any]
+        let rules = (report?["findings"] as? [[String: Any]] ?? []).compactMap { $0["ruleId"] as? String }
+        #expect(rules == ["custom.marker-call"], "\(scan.stdout)")
+        #expect(!scan.stderr.contains("as root"), "\(scan.stderr)")
+        #expect(!scan.stderr.contains("no such rule directory"), "\(scan.stderr)")
+    }
+
     /// W1: a directory of the database's own (made by root for it when missing) is what is lent.
     @Test("a root worker's SQLite database in a directory of its own is served", .enabled(if: TestHost.canSandbox))
     func aDatabaseInADirectoryOfItsOwnIsServed() throws {

@@ -128,7 +128,10 @@ public struct HealLoop: Sendable {
             return outcome
         }
         var rescanner = Rescanner.forSignal(signal)
+        let rescanStarted = HealStageClock.now()
+        if let rescanner { progress(.rescanning(tool: rescanner.tool.rawValue)) }
         let findingsBefore = try rescanner.map { try $0.findings(in: workspace.snapshot) }
+        if rescanner != nil { state.clock.spent("re-scan", since: rescanStarted) }
         if let scanner = rescanner, let findingsBefore,
             Rescanner.compare(tool: scanner.tool, signal: signal, changed: [], before: findingsBefore, after: [])
                 .ruleFindingsBefore == 0
@@ -153,6 +156,7 @@ public struct HealLoop: Sendable {
             // candidate may edit them) and is the fault localisation's spectrum too.
             if signal.kind == .testFailure || signal.kind == .exception {
                 let traceStarted = HealStageClock.now()
+                progress(.tracing)
                 let trace = traceBaseline(baseline: baseline, workspace: workspace, verifier: verifier, state: &state)
                 state.clock.spent("trace", since: traceStarted)
                 state.tracerInTree = trace.inTree
