@@ -274,7 +274,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "Autonomy", "CLICore", "Digest", "Heal", "SentinelCLI", "Signals", "Store", "Support", "TestSupport",
+                "Audit", "Autonomy", "CLICore", "Digest", "Fleet", "Heal", "SentinelCLI", "Signals", "Store", "Support", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Golden"]

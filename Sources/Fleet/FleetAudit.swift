@@ -77,12 +77,24 @@ public struct FleetAudit {
         }
     }
 
-    /// Throws `.invalidInput` when a chain's last entry is linked with another key than this
-    /// machine's: a worker started without the fleet's key would have every entry refused.
+    /// The start of an operator's chain name (`operator:NAME`); a worker's name never starts so.
+    public static let operatorChainPrefix = "operator:"
+
+    /// Throws `.invalidInput` when this machine's key is not the fleet's: a worker or operator
+    /// without the fleet's key would have every entry refused (or start a chain no one can check).
+    /// The fleet's key is the one the workers' chains are linked with (the operators' when no
+    /// worker has written yet); a chain linked with another (an operator's, written before
+    /// operator commands checked their key) is `fleet audit verify`'s to report, and stops no one
+    /// who holds the fleet's key.
     public func checkKey() throws {
-        for (chain, last) in try queue.lastAuditLines() {
+        let keys = try queue.lastAuditLines().compactMap { chain, last -> (chain: String, id: String)? in
             let object = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
-            guard let id = object?["key"] as? String, id != state.key.id else { continue }
+            return (object?["key"] as? String).map { (chain, $0) }
+        }
+        let workers = keys.filter { !$0.chain.hasPrefix(Self.operatorChainPrefix) }
+        let fleet = workers.isEmpty ? keys : workers
+        guard !fleet.contains(where: { $0.id == state.key.id }) else { return }
+        if let (chain, id) = fleet.first {
             throw SentinelError(
                 .invalidInput,
                 "\(queue.location): the audit chain\(chain == JobQueue.legacyAuditChain ? "" : " '\(chain)'") is linked with another key (id \(id)) than this machine's (id \(state.key.id), \(state.keyPath)): copy the workers' \(FleetAuditState.keyFileName) here or name it with --audit-key-file"

@@ -53,9 +53,8 @@ enum FleetDecision {
         _ job: JobID, patch: String?, approved: Bool, reason: String, database: FleetDatabaseOptions, audit options: FleetAuditOptions
     ) throws {
         let queue = try database.open()
-        let audit = FleetAudit(queue: queue, state: try options.open(), chain: FleetOperator.chain(of: try FleetOperator.current(queue)))
         // A decision the chain could not record is not made: a refusal comes before it.
-        try audit.checkTail()
+        let audit = try options.operatorChain(queue)
         let decision = try queue.decide(job.value, digest: patch, approved: approved, reason: reason)
         try audit.append(
             AuditEntry(

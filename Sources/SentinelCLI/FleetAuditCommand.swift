@@ -21,6 +21,21 @@ struct FleetAuditOptions: ParsableArguments {
         try FleetAuditState.open(
             stateDirectory: StateLocation.current().path, keyFile: keyFile, createKey: createKey, headFileLag: headFileLag)
     }
+
+    /// The chain of the operator running this command (`fleet approve`, `deny`, `cancel`, `retry`,
+    /// `delete`, `prune`), refused before anything is written (exit 2) unless this machine holds
+    /// the fleet's key: a key is made here only for a fleet with no audit entry yet, and once the
+    /// fleet has entries, one linked with another key than this machine's means this one is not
+    /// the fleet's (an operator chain linked with a key of its own broke `fleet audit verify` and
+    /// stopped every worker started after it). Then its own chain's tail is checked, as a worker's is.
+    func operatorChain(_ queue: JobQueue) throws -> FleetAudit {
+        let fresh = try queue.lastAuditLines().isEmpty
+        let audit = FleetAudit(
+            queue: queue, state: try open(createKey: fresh), chain: FleetOperator.chain(of: try FleetOperator.current(queue)))
+        try audit.checkKey()
+        try audit.checkTail()
+        return audit
+    }
 }
 
 /// `sentinel fleet audit verify`: the fleet's audit chain in its database.

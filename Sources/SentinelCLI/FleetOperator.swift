@@ -1,3 +1,4 @@
+import Fleet
 import Store
 
 /// Who runs a fleet command that writes the audit chain (`fleet approve`, `deny`, `cancel`, `retry`,
@@ -10,5 +11,5 @@ enum FleetOperator {
 
     /// The audit chain of `person`'s entries: `operator:NAME`, apart from every worker's (a worker's
     /// chain is its name, `host:pid`).
-    static func chain(of person: String) -> String { "operator:" + person }
+    static func chain(of person: String) -> String { FleetAudit.operatorChainPrefix + person }
 }

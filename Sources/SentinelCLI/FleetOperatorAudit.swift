@@ -14,8 +14,7 @@ struct FleetOperatorAudit {
     /// Opens the operator's chain in `queue` with `options`' key and checks its tail.
     init(queue: JobQueue, options: FleetAuditOptions) throws {
         person = try FleetOperator.current(queue)
-        audit = FleetAudit(queue: queue, state: try options.open(), chain: FleetOperator.chain(of: person))
-        try audit.checkTail()
+        audit = try options.operatorChain(queue)
     }
 
     /// Appends `event` with `details`, the operator named as `fleet approve` names them.

@@ -81,7 +81,7 @@ struct FleetWorkerCommand: ParsableCommand {
         let url = try database.resolve()
         guard (1...256).contains(concurrency) else { throw SentinelError(.invalidInput, "--concurrency: must be 1 to 256") }
         // An operator's chain is written by its login alone (issue 78, W9): a worker of that name could extend none.
-        if let name, name.hasPrefix("operator:") {
+        if let name, name.hasPrefix(FleetAudit.operatorChainPrefix) {
             throw SentinelError(.invalidInput, "--name: 'operator:' begins an operator's audit chain; a worker's name cannot")
         }
         let executable = try SelfExecutable.path()

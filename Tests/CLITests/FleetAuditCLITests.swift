@@ -1,6 +1,9 @@
+import Audit
 import Digest
+import Fleet
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// Red-team R5: whoever could write the fleet database deleted and edited audit entries, chained
@@ -149,6 +152,76 @@ struct FleetAuditCLITests {
             worker.stderr
                 == "sentinel: \(path): the audit chain '\(Self.chain)' is linked with another key (id \(fleetKey)) than this machine's (id \(try FleetKeyID.of(home: try #require(elsewhere["SENTINEL_HOME"]))), \(ownKey)): copy the workers' fleet-audit.key here or name it with --audit-key-file\n"
         )
+    }
+
+    /// Issue 81: `fleet cancel` without the operator key exited 0 and wrote an operator chain
+    /// linked with a key it made; `verify` with the fleet's key then failed and every worker
+    /// started afterwards exited 2. An operator command now refuses before writing anything.
+    @Test("an operator command without the fleet's key, or with another key, is refused and writes nothing")
+    func operatorWithoutTheFleetsKeyWritesNothing() throws {
+        let (environment, path, queue) = try Self.fleetWithDecisions()
+        let (awaiting, digest) = try Self.awaitingPatch(queue)
+        let id = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "repo"))
+        let elsewhere = try CLI.fleetEnvironment(database: "sqlite:" + path)
+        let home = try #require(elsewhere["SENTINEL_HOME"])
+        let chains = try queue.auditChains()
+        let lines = try queue.allAuditLines()
+
+        let missing = try CLI.run(["fleet", "cancel", String(id)], environment: elsewhere)
+        #expect(missing.status == 2, "\(missing.stdout)\(missing.stderr)")
+        #expect(
+            missing.stderr
+                == "sentinel: \(home)/fleet-audit.key: no such file: copy the workers' fleet-audit.key here (mode 600), or name it with --audit-key-file\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: home + "/fleet-audit.key"))
+
+        // A key of another fleet (made by a worker elsewhere), named with --audit-key-file.
+        let other = try CLI.fleetEnvironment(database: "sqlite:" + NSTemporaryDirectory() + "fleet-other-" + UUID().uuidString + ".sqlite")
+        let otherHome = try #require(other["SENTINEL_HOME"])
+        _ = try FleetAuditState.open(stateDirectory: otherHome)
+        let otherKey = otherHome + "/fleet-audit.key"
+        let wrong = try CLI.run(["fleet", "cancel", String(id), "--audit-key-file", otherKey], environment: elsewhere)
+        #expect(wrong.status == 2, "\(wrong.stdout)\(wrong.stderr)")
+        #expect(
+            wrong.stderr
+                == "sentinel: \(path): the audit chain '\(Self.chain)' is linked with another key (id \(try FleetKeyID.of(home: try #require(environment["SENTINEL_HOME"])))) than this machine's (id \(try FleetKeyID.of(home: otherHome)), \(otherKey)): copy the workers' fleet-audit.key here or name it with --audit-key-file\n"
+        )
+        let approve = try CLI.run(["fleet", "approve", String(awaiting), "--patch", digest], environment: elsewhere)
+        #expect(approve.status == 2, "\(approve.stdout)\(approve.stderr)")
+
+        #expect(try queue.job(id)?.state == .queued)
+        #expect(try queue.decisions(awaiting).isEmpty)
+        #expect(try queue.auditChains() == chains && queue.allAuditLines() == lines)
+        // The fleet's own key still works, and the chain is intact.
+        let cancelled = try CLI.run(["fleet", "cancel", String(id)], environment: environment)
+        #expect(cancelled.status == 0, "\(cancelled.stderr)")
+        let verified = try CLI.run(["fleet", "audit", "verify"], environment: environment)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+    }
+
+    /// Issue 81: a chain linked with an unknown key (an operator's, written before operator
+    /// commands checked theirs) is `verify`'s to report: it no longer stops a worker that holds
+    /// the fleet's key.
+    @Test("an operator chain linked with another key does not stop a worker holding the fleet's key", .enabled(if: TestHost.canSandbox))
+    func aStrangeOperatorChainDoesNotStopWorkers() throws {
+        let path = NSTemporaryDirectory() + "fleet-audit-" + UUID().uuidString + "/fleet.sqlite"
+        let environment = try CLI.fleetEnvironment(database: "sqlite:" + path)
+        let queue = try JobQueue(url: .sqlite(path: path))
+        let fleet = try FleetAuditState.open(stateDirectory: try #require(environment["SENTINEL_HOME"]))
+        try FleetAudit(queue: queue, state: fleet, chain: "worker-a").append(AuditEntry(event: "job.succeeded", actor: "worker-a"))
+        let strangerHome = try #require(try CLI.fleetEnvironment(database: "sqlite:" + path)["SENTINEL_HOME"])
+        let stranger = try FleetAuditState.open(stateDirectory: strangerHome)
+        try FleetAudit(queue: queue, state: stranger, chain: "operator:mallory").append(
+            AuditEntry(event: "job.cancelled", actor: "mallory"))
+
+        let worker = try FleetProcess(["worker"], environment: environment)
+        #expect(eventually(timeout: 120) { !worker.events("worker.started").isEmpty || !worker.process.isRunning }, "\(worker.events)")
+        #expect(worker.process.isRunning, "\(worker.events)")
+        worker.signal(SIGTERM)
+        #expect(worker.wait(timeout: 300) == 0, "\(worker.events)")
+        let verified = try CLI.run(["fleet", "audit", "verify"], environment: environment)
+        #expect(verified.status == 1)
+        #expect(verified.stdout.contains("operator:mallory"), "\(verified.stdout)")
     }
 
     @Test("verify without the key, and with another machine's head file")
