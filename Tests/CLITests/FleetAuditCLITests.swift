@@ -194,8 +194,51 @@ struct FleetAuditCLITests {
         #expect(try queue.auditChains() == chains && queue.allAuditLines() == lines)
         // The fleet's own key still works, and the chain is intact.
         let cancelled = try CLI.run(["fleet", "cancel", String(id)], environment: environment)
-        #expect(cancelled.status == 0, "\(cancelled.stderr)")
+        #expect(cancelled.status == 0, "\(cancelled.stdout)\(cancelled.stderr)")
         let verified = try CLI.run(["fleet", "audit", "verify"], environment: environment)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+    }
+
+    /// Issue 81 on PostgreSQL, as reported: an approver login (its own chain, `operator:ROLE`) with
+    /// no key of the fleet's ran `fleet cancel`, exited 0 and chained with a key of its own.
+    @Test("on PostgreSQL, an approver without the fleet's key approves nothing; with it, the approval is chained")
+    func approverWithoutTheKeyOnPostgres() throws {
+        guard PostgresServer.available else { return }
+        let server = try #require(PostgresServer.shared)
+        let database = try server.createDatabase()
+        let name = PostgresServer.databaseName(database)
+        let owner = try CLI.fleetEnvironment(database: database)
+        #expect(try CLI.run(["fleet", "init-db"], environment: owner).status == 0)
+        let suffix = String(UUID().uuidString.prefix(8)).lowercased()
+        func login(_ role: String, _ group: String) throws -> String {
+            _ = try server.psql("CREATE ROLE \(role) LOGIN PASSWORD 'pw-\(role)'; GRANT \(group) TO \(role)")
+            return "postgres://\(role):pw-\(role)@127.0.0.1:\(server.port)/\(name)"
+        }
+        let worker = try login("wrk_\(suffix)", "sentinel_worker")
+        let approver = try login("ann_\(suffix)", "sentinel_approver")
+        // A worker of the fleet has written its chain with the fleet's key.
+        let workerEnvironment = try CLI.fleetEnvironment(database: worker)
+        let fleetHome = try #require(workerEnvironment["SENTINEL_HOME"])
+        let workers = try JobQueue(url: DatabaseURL(parsing: worker))
+        try FleetAudit(queue: workers, state: try FleetAuditState.open(stateDirectory: fleetHome), chain: "wrk-a")
+            .append(AuditEntry(event: "job.succeeded", actor: "wrk-a"))
+        let id = try JobQueue(url: DatabaseURL(parsing: database)).submit(JobRequest(kind: .heal, spec: "{}", repository: "repo"))
+        let lease = try #require(try workers.claim(owner: "wrk-a", leaseSeconds: 3600)?.lease)
+        let digest = try #require(try workers.recordPatch(lease, patch: "p\n", description: nil, actor: nil, evidence: nil, awaiting: true))
+
+        let environment = try CLI.fleetEnvironment(database: approver)
+        let refused = try CLI.run(["fleet", "approve", String(id), "--patch", digest], environment: environment)
+        #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("fleet-audit.key: no such file"), "\(refused.stderr)")
+        #expect(try workers.decision(id, digest: digest) == nil)
+        #expect(try workers.auditChains() == ["wrk-a"])
+        let cancelled = try CLI.run(
+            ["fleet", "approve", String(id), "--patch", digest, "--audit-key-file", fleetHome + "/fleet-audit.key"],
+            environment: environment)
+        #expect(cancelled.status == 0, "\(cancelled.stdout)\(cancelled.stderr)")
+        #expect(try workers.decision(id, digest: digest)?.approver == "ann_\(suffix)")
+        #expect(try workers.auditChains().sorted() == ["operator:ann_\(suffix)", "wrk-a"])
+        let verified = try CLI.run(["fleet", "audit", "verify", "--audit-key-file", fleetHome + "/fleet-audit.key"], environment: owner)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
     }
 
