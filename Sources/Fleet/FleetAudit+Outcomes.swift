@@ -21,7 +21,14 @@ extension FleetAudit {
             let head = try appendLine(entry, at: Date())
             if head.sequence > written?.sequence ?? 0 { written = head }
         }
-        if let written { try advance(to: written) }
+        if let written {
+            do {
+                try advance(to: written)
+            } catch {
+                guard let report = onHeadFileError else { throw error }
+                report(error)
+            }
+        }
         return result
     }
 

@@ -30,6 +30,11 @@ public struct FleetAudit {
     let redactor: Redactor
     /// The chain this writer appends to.
     public let chain: String
+    /// Called, instead of throwing, when an outcome and its entry committed but this machine's head
+    /// file could not be written (a full disk): the outcome stands and must be reported as what it
+    /// was, not as a refused chain. The head stays in memory and is written at the next append.
+    /// Nil: `recording` throws `.auditChain`, as `append` always does.
+    public var onHeadFileError: (@Sendable (any Error) -> Void)?
 
     /// The chain `chain` in `queue`'s database, linked with `state`'s key; every line goes through
     /// `redactor`. The default chain is the one every writer shared before per-writer chains.

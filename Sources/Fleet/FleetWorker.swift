@@ -176,7 +176,8 @@ public final class FleetWorker: Sendable {
         // The attempt's record (its error and log tail, for `fleet show`) commits with the outcome.
         let attempt = execution.attemptRecord(of: outcome)
         persist(job) { queue in
-            let audit = FleetAudit(queue: queue, state: options.audit, chain: options.name)
+            var audit = FleetAudit(queue: queue, state: options.audit, chain: options.name)
+            audit.onHeadFileError = headFileError(job)
             let record = { try queue.recordAttempt(attempt) }
             switch outcome {
             case .succeeded(let result):
@@ -290,13 +291,27 @@ public final class FleetWorker: Sendable {
         }
     }
 
+    /// What a committed outcome whose head file could not be written logs (`audit.head_file`):
+    /// the outcome's own event follows as usual, since the database holds it and its entry.
+    private func headFileError(_ job: Job?) -> @Sendable (any Error) -> Void {
+        let log = log
+        let worker = options.name
+        return { error in
+            var fields = [LogField("worker", .string(worker)), LogField("error", .string("\(error)"))]
+            if let job { fields.append(LogField("job", .int(job.id))) }
+            log.error("audit.head_file", fields)
+        }
+    }
+
     /// Returns expired leases to the queue, each expiry's entry appended to this worker's chain in
     /// the same transaction; a chain refused is an alarm, and another worker's reaper reaps them.
     private func reap() throws {
         let expired: [ExpiredLease]
         do {
             expired = try connection.with { queue in
-                try FleetAudit(queue: queue, state: options.audit, chain: options.name).reapExpiredLeases(actor: options.name)
+                var audit = FleetAudit(queue: queue, state: options.audit, chain: options.name)
+                audit.onHeadFileError = headFileError(nil)
+                return try audit.reapExpiredLeases(actor: options.name)
             }
         } catch let error as SentinelError where error.code == .auditChain {
             log.error("audit.refused", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])

@@ -3,6 +3,7 @@ import Digest
 import Fleet
 import Foundation
 import Support
+import Synchronization
 import Testing
 import TestSupport
 
@@ -31,6 +32,47 @@ struct FleetOutcomeAuditTests {
 
     static func claim(_ queue: JobQueue, lease seconds: Double = 60) throws -> JobLease {
         try #require(try queue.claim(owner: "w1", leaseSeconds: seconds)?.lease)
+    }
+
+    /// Issue 81: with the worker's state disk full, a success that committed (the job and its
+    /// entry in the database) was logged as a refused chain and never as a success. The head file
+    /// that could not be written is reported apart; the outcome returns as it committed.
+    @Test(
+        "an outcome that committed while the head file cannot be written is returned, the head file's failure reported apart",
+        .enabled(if: TestHost.isRoot), arguments: FleetAuditTests.backends)
+    func fullStateDiskKeepsTheCommittedOutcome(_ backend: Backend) throws {
+        let url = try FleetAuditTests.freshURL(backend)
+        let queue = try JobQueue(url: url)
+        let place = NSTemporaryDirectory() + "fleet-full-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: place) }
+        #expect(mount("tmpfs", place, "tmpfs", 0, "size=64k,mode=700") == 0, "mount: \(errno)")
+        defer { umount2(place, Int32(MNT_DETACH)) }
+        let state = try FleetAuditState.open(stateDirectory: place + "/state")
+        // Fill the disk: the key and the directory exist, nothing more fits.
+        let filler = open(place + "/filler", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        #expect(filler >= 0)
+        let block = [UInt8](repeating: 0, count: 4096)
+        while write(filler, block, block.count) > 0 {}
+        close(filler)
+
+        var audit = FleetAudit(queue: queue, state: state, chain: "w1")
+        let reported = Mutex<[String]>([])
+        audit.onHeadFileError = { error in reported.withLock { $0.append("\(error)") } }
+        let id = try queue.submit(Self.request())
+        let lease = try Self.claim(queue)
+        let completed = try audit.recording({ try queue.complete(lease, result: JobResult(exitStatus: 0, report: "r"), audit: $0) }) {
+            Self.entry($0)
+        }
+        #expect(completed)
+        #expect(try queue.job(id)?.state == .succeeded)
+        #expect(try queue.auditLines(chain: "w1").count == 1)
+        #expect(reported.withLock { $0.count } == 1)
+        #expect(reported.withLock { $0.first?.contains("entry 1 of") == true && $0.first?.contains("head file was not") == true })
+
+        // Without the handler (an operator's append), the same failure is an error, as before.
+        let plain = FleetAudit(queue: queue, state: state, chain: "w2")
+        #expect(throws: SentinelError.self) { try plain.append(AuditEntry(event: "fleet.note", actor: "w2")) }
     }
 
     @Test("an append that fails records no outcome: the job stays running, no result, no entry", arguments: FleetAuditTests.backends)
