@@ -315,6 +315,9 @@ public final class FleetWorker: Sendable {
             }
         } catch let error as SentinelError where error.code == .auditChain {
             log.error("audit.refused", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])
+            // Its chain refuses a reaped lease's entry as it would a job's outcome: claiming more
+            // would leave each job it takes running until its lease expires.
+            refuseChain(error)
             return
         }
         for lease in expired { reaped(lease) }

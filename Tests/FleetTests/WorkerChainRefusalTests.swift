@@ -42,4 +42,34 @@ struct WorkerChainRefusalTests {
         let states = try ids.map { try #require(try queue.job($0)).state }
         #expect(states.filter { $0 == .running }.count == 1 && states.filter { $0 == .queued }.count == 4, "\(states)")
     }
+
+    @Test("its chain refused when it reaps another worker's expired lease: it stops claiming too")
+    func stopsClaimingWhenAReapIsRefused() throws {
+        let url = DatabaseURL.sqlite(path: try TemporaryDirectory.make("refused-reap") + "/fleet.sqlite")
+        let queue = try JobQueue(url: url)
+        let state = try FleetAuditState.scratch()
+        try FleetAudit(queue: queue, state: state, chain: "w1").append(AuditEntry(event: "fleet.note", actor: "w1"))
+        try queue.storage.rows("UPDATE fleet_audit_chains SET seq = seq + 1 WHERE chain = 'w1'", [])
+        // A dead worker's job, its lease already over: the only work there is, reaping it.
+        let id = try queue.submit(JobRequest(kind: .noop, spec: try FleetJobSpec(kind: .noop).encoded(), repository: "r"))
+        #expect(try queue.claim(owner: "ghost", leaseSeconds: 0.01)?.lease?.jobID == id)
+        Thread.sleep(forTimeInterval: 0.05)
+        let worker = FleetWorker(
+            url: url, options: WorkerOptions(executable: "/nonexistent/sentinel", name: "w1", audit: state),
+            log: JSONLog(redactor: Redactor(), sink: { _ in }))
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            worker.run()
+            done.signal()
+        }
+        // A worker that goes on after the refusal idles forever: stopped from here after 60 s.
+        let stopped = done.wait(timeout: .now() + 60) == .success
+        if !stopped {
+            worker.stop.advance(to: .abandoning)
+            done.wait()
+        }
+        #expect(stopped)
+        #expect(worker.refusedChain?.isEmpty == false)
+        #expect(try queue.job(id)?.state == .running)
+    }
 }
