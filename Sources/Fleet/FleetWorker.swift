@@ -22,7 +22,10 @@ public final class FleetWorker: Sendable {
     /// The one connection the slots, the heartbeat and the jobs share.
     let connection: WorkerConnection
     /// When this worker last returned expired leases (whichever slot was free did it).
-    private let lastReap = Mutex(Date.distantPast)
+    /// When this worker last reaped, in monotonic seconds (``MonotonicClock``): every timed wait and
+    /// interval of the worker follows a clock that a step of the wall clock cannot move (issue 81:
+    /// a backward step stopped a worker reaping expired leases).
+    private let lastReap = Mutex(-Double.infinity)
     private let chainRefusal = Mutex<String?>(nil)
 
     /// Why this worker stopped claiming: its audit chain refused an outcome (its stored head moved,
@@ -96,22 +99,23 @@ public final class FleetWorker: Sendable {
 
     private func loop(slot: Int, runtime: Runtime) {
         let owner = options.concurrency > 1 ? "\(options.name)/\(slot)" : options.name
-        var lastCounts = Date.distantPast
+        var lastCounts = -Double.infinity
         while stop.current == .running {
             do {
                 let reapNow = lastReap.withLock { last in
-                    guard Date().timeIntervalSince(last) >= 1 else { return false }
-                    last = Date()
+                    let now = MonotonicClock.seconds()
+                    guard now - last >= 1 else { return false }
+                    last = now
                     return true
                 }
                 if reapNow { try reap() }
-                if slot == 0, Date().timeIntervalSince(lastCounts) >= 5 {
-                    lastCounts = Date()
+                if slot == 0, MonotonicClock.seconds() - lastCounts >= 5 {
+                    lastCounts = MonotonicClock.seconds()
                     metrics.record(try connection.with { try $0.counts() })
                 }
                 // Taken before the claim: a submission between the claim and the wait is not missed.
                 let seen = runtime.listener.submitted.generation
-                let started = Date()
+                let started = MonotonicClock.seconds()
                 guard let job = try connection.with({ try $0.claim(owner: owner, leaseSeconds: options.leaseSeconds) }),
                     let lease = job.lease
                 else {
@@ -120,7 +124,7 @@ public final class FleetWorker: Sendable {
                     runtime.listener.wait(runtime.listener.submitted, after: seen, timeout: min(max(due, 0.01), 5))
                     continue
                 }
-                metrics.claimLatency.observe(Date().timeIntervalSince(started))
+                metrics.claimLatency.observe(MonotonicClock.seconds() - started)
                 run(job, lease: lease, runtime: runtime)
             } catch {
                 metrics.databaseErrors.increment()
@@ -136,7 +140,7 @@ public final class FleetWorker: Sendable {
         metrics.claimed.increment(labels: kind)
         log.info("job.claimed", fields(job, [LogField("attempt", .int(Int64(job.attempts)))]))
         metrics.running.add(1)
-        let started = Date()
+        let started = MonotonicClock.seconds()
         let keeper = runtime.heartbeat.keep(lease)
         var execution = JobExecution(job: job, lease: lease, options: options, stop: stop, keeper: keeper)
         execution.memory = memory
@@ -162,7 +166,7 @@ public final class FleetWorker: Sendable {
         }
         let outcome = execution.run(connection: connection)
         keeper.stop()
-        let elapsed = Date().timeIntervalSince(started)
+        let elapsed = MonotonicClock.seconds() - started
         metrics.running.add(-1)
         metrics.duration.observe(elapsed, labels: kind)
         metrics.setupSeconds.observe(max(0, elapsed - execution.runSeconds), labels: kind)
@@ -243,7 +247,7 @@ public final class FleetWorker: Sendable {
     /// gives up after two lease lengths; the lease has expired by then and another attempt runs.
     /// Each try holds the shared connection for its statements only, never across the pause.
     private func persist(_ job: Job, _ record: (JobQueue) throws -> Void) {
-        let deadline = Date().addingTimeInterval(max(30, options.leaseSeconds * 2))
+        let deadline = MonotonicClock.seconds() + max(30, options.leaseSeconds * 2)
         while true {
             do {
                 return try connection.with { queue in try record(queue) }
@@ -258,7 +262,7 @@ public final class FleetWorker: Sendable {
                 metrics.databaseErrors.increment()
                 log.warning("database.error", fields(job, [LogField("error", .string("\(error)"))]))
                 // A refused record (bad input) will not change on a retry.
-                guard Date() < deadline, code != .invalidInput else { return }
+                guard MonotonicClock.seconds() < deadline, code != .invalidInput else { return }
                 Thread.sleep(forTimeInterval: 0.5)
                 connection.reconnectIfNeeded()
             }

@@ -57,7 +57,7 @@ struct JobExecution {
     var runSeconds = 0.0
     /// When the job's time is up: `options.jobTimeout` after its run started. The run and any
     /// approval wait after it both end by then.
-    var deadline = Date.distantFuture
+    var deadline = Double.infinity
 
     /// Runs the job; the worker records the outcome with `attemptRecord(of:)` in the outcome's own
     /// transaction.
@@ -135,15 +135,15 @@ struct JobExecution {
             }
         }
         if let interrupted = interruption() { return interrupted }
-        let started = Date()
-        deadline = started.addingTimeInterval(options.jobTimeout)
+        let started = MonotonicClock.seconds()
+        deadline = started + options.jobTimeout
         let child = try JobProcess(
             executable: options.executable, arguments: arguments, directory: directory, scratch: scratch,
             environment: Self.environment(options.environment, temporary: scratchBase))
         let interrupted = supervise(child)
         logTail = Self.logTail(child.errorPath)
         if let interrupted { return interrupted }
-        runSeconds = Date().timeIntervalSince(started)
+        runSeconds = MonotonicClock.seconds() - started
         let shown = local.flatMap { directory == $0.heldPath ? $0.path : nil }
         return try outcome(
             of: child, spec: spec, directory: directory, shown: shown, local: local?.path, scratch: scratch, connection: connection)
@@ -244,7 +244,7 @@ struct JobExecution {
                 child.stop()
                 return interrupted
             }
-            if Date() > deadline {
+            if MonotonicClock.seconds() > deadline {
                 child.stop()
                 return .failed("timed out after \(Int(options.jobTimeout)) s", .timeout)
             }
@@ -350,7 +350,7 @@ struct JobExecution {
     private func awaitApproval(_ record: inout HealRecord, digest: String, seconds: Double, connection: WorkerConnection) throws
         -> ExecutionOutcome?
     {
-        let asked = Date().addingTimeInterval(seconds)
+        let asked = MonotonicClock.seconds() + seconds
         onAwaitingApproval(job, digest)
         while true {
             if stop.current == .abandoning {
@@ -359,7 +359,7 @@ struct JobExecution {
                 return nil
             }
             if let interrupted = interruption() { return interrupted }
-            let remaining = min(asked, deadline).timeIntervalSinceNow
+            let remaining = min(asked, deadline) - MonotonicClock.seconds()
             guard remaining > 0 else {
                 record.approval = .timedOut
                 if deadline < asked { record.approvalReason = "no decision within the worker's job timeout (\(Int(options.jobTimeout)) s)" }

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Support
 import Synchronization
 
 /// A running job's view of its lease, from the claim to the end of the job: the worker's
@@ -9,8 +10,9 @@ import Synchronization
 final class LeaseKeeper: Sendable {
     let lease: JobLease
     private let heartbeat: LeaseHeartbeat
-    /// What the last renewal found, and when one last succeeded (the claim set the lease).
-    private let state = Mutex<(found: LeaseStatus, renewed: Date)>((.held, Date()))
+    /// What the last renewal found, and when one last succeeded (the claim set the lease), in
+    /// monotonic seconds: a step of the wall clock neither loses nor keeps a lease.
+    private let state = Mutex<(found: LeaseStatus, renewed: Double)>((.held, MonotonicClock.seconds()))
 
     fileprivate init(lease: JobLease, heartbeat: LeaseHeartbeat) {
         self.lease = lease
@@ -26,7 +28,7 @@ final class LeaseKeeper: Sendable {
     /// Takes what a renewal found.
     fileprivate func renewed(_ status: LeaseStatus) {
         state.withLock { state in
-            state.renewed = Date()
+            state.renewed = MonotonicClock.seconds()
             if state.found == .held { state.found = status }
         }
     }
@@ -35,7 +37,7 @@ final class LeaseKeeper: Sendable {
     /// ends before the server lets anyone else claim it.
     fileprivate func failed(leaseSeconds: Double) {
         state.withLock { state in
-            if Date().timeIntervalSince(state.renewed) > leaseSeconds * 0.8 { state.found = .lost }
+            if MonotonicClock.seconds() - state.renewed > leaseSeconds * 0.8 { state.found = .lost }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// `QueueStorage` on one PostgreSQL connection: advisory locks keyed by a 64-bit hash of the
 /// lock's name (`hashtextextended`), LISTEN/NOTIFY for wake-ups.
@@ -42,9 +43,9 @@ final class PostgresQueueStorage: QueueStorage {
 
     func wait(channel: String, timeout: Double) throws -> String? {
         try connection.listen(channel)
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = MonotonicClock.seconds() + timeout
         while true {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline - MonotonicClock.seconds()
             guard remaining > 0, let note = try connection.waitForNotification(timeout: remaining) else { return nil }
             if note.channel == channel { return note.payload }
         }
@@ -52,9 +53,9 @@ final class PostgresQueueStorage: QueueStorage {
 
     func waitAny(channels: [String], timeout: Double) throws -> (channel: String, payload: String)? {
         for channel in channels { try connection.listen(channel) }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = MonotonicClock.seconds() + timeout
         while true {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline - MonotonicClock.seconds()
             guard remaining > 0, let note = try connection.waitForNotification(timeout: remaining) else { return nil }
             if channels.contains(note.channel) { return (note.channel, note.payload) }
         }
