@@ -125,9 +125,12 @@ struct FleetWorkerCommand: ParsableCommand {
         options.memoryKeyFile = memoryKey.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
         // Fails now, with one line, when the database cannot be reached or its audit chain has another key,
         // or when this worker's own chain (its name) is one it may not extend: every outcome would be refused.
-        let startQueue = try JobQueue(url: url)
-        try FleetAudit(queue: startQueue, state: options.audit).checkKey()
-        try FleetAudit(queue: startQueue, state: options.audit, chain: options.name).checkTail()
+        // Its own connection, closed before the worker starts: held for the worker's life it was a
+        // third session per worker where docs/fleet.md says two (issue 81).
+        try withExtendedLifetime(try JobQueue(url: url)) { startQueue in
+            try FleetAudit(queue: startQueue, state: options.audit).checkKey()
+            try FleetAudit(queue: startQueue, state: options.audit, chain: options.name).checkTail()
+        }
         let log = JSONLog()
         log.info("memory.key", [LogField("id", .string(key.key.id)), LogField("file", .string(key.path))])
         let worker = FleetWorker(url: url, options: options, log: log)
