@@ -91,8 +91,9 @@ public struct FleetAudit {
     /// worker has written yet); a chain linked with another (an operator's, written before
     /// operator commands checked their key) is `fleet audit verify`'s to report, and stops no one
     /// who holds the fleet's key.
-    public func checkKey() throws {
-        let keys = try queue.lastAuditLines().compactMap { chain, last -> (chain: String, id: String)? in
+    /// `lastLines`: the chains' last lines when the caller has just read them (`JobQueue.lastAuditLines`).
+    public func checkKey(lastLines: [(chain: String, line: String)]? = nil) throws {
+        let keys = try (lastLines ?? queue.lastAuditLines()).compactMap { chain, last -> (chain: String, id: String)? in
             let object = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
             return (object?["key"] as? String).map { (chain, $0) }
         }

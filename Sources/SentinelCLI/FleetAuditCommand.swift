@@ -28,11 +28,13 @@ struct FleetAuditOptions: ParsableArguments {
     /// fleet has entries, one linked with another key than this machine's means this one is not
     /// the fleet's (an operator chain linked with a key of its own broke `fleet audit verify` and
     /// stopped every worker started after it). Then its own chain's tail is checked, as a worker's is.
-    func operatorChain(_ queue: JobQueue) throws -> FleetAudit {
-        let fresh = try queue.lastAuditLines().isEmpty
+    /// `person`: the operator (`FleetOperator.current`), when the caller has read it already.
+    func operatorChain(_ queue: JobQueue, person: String? = nil) throws -> FleetAudit {
+        let lastLines = try queue.lastAuditLines()
         let audit = FleetAudit(
-            queue: queue, state: try open(createKey: fresh), chain: FleetOperator.chain(of: try FleetOperator.current(queue)))
-        try audit.checkKey()
+            queue: queue, state: try open(createKey: lastLines.isEmpty),
+            chain: FleetOperator.chain(of: try person ?? FleetOperator.current(queue)))
+        try audit.checkKey(lastLines: lastLines)
         try audit.checkTail()
         return audit
     }

@@ -14,7 +14,7 @@ struct FleetOperatorAudit {
     /// Opens the operator's chain in `queue` with `options`' key and checks its tail.
     init(queue: JobQueue, options: FleetAuditOptions) throws {
         person = try FleetOperator.current(queue)
-        audit = try options.operatorChain(queue)
+        audit = try options.operatorChain(queue, person: person)
     }
 
     /// Appends `event` with `details`, the operator named as `fleet approve` names them.

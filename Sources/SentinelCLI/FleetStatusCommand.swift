@@ -36,7 +36,7 @@ struct FleetCancelCommand: ParsableCommand {
     func run() throws {
         let queue = try database.open()
         let person = try FleetOperator.current(queue)
-        let chain = try audit.operatorChain(queue)
+        let chain = try audit.operatorChain(queue, person: person)
         // A queued job is cancelled with its outcome's entry in this operator's chain, or not at all.
         let cancelled = try chain.recording({ try queue.cancel(job.value, audit: $0) }) { (ended: JobOutcome) in
             AuditEntry(event: FleetAudit.outcomeEvent(ended.state), actor: person, details: ["job": String(ended.jobID)])

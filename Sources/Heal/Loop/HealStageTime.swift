@@ -1,4 +1,4 @@
-import Dispatch
+import Support
 
 /// Wall time heal spent in one stage, summed over its occurrences: the baseline run, the traced
 /// run, each actor's proposing and each actor's verifying (every run of its candidates, re-runs
@@ -25,7 +25,7 @@ struct HealStageClock {
     private(set) var stages: [HealStageTime] = []
 
     /// A monotonic reading to pass to ``spent(_:since:)``.
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    static func now() -> UInt64 { MonotonicClock.nanoseconds() }
 
     /// Adds the time since `start` to `stage`.
     mutating func spent(_ stage: String, since start: UInt64) {

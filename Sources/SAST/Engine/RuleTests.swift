@@ -143,21 +143,9 @@ struct Annotation: Sendable, Hashable {
     /// Reads `// ruleid: ID` and `// ok: ID` annotations of a JavaScript or TypeScript test file,
     /// placed as in Python: on a line of their own they apply to the next code line.
     static func parse(slashComments source: SourceText) -> [Annotation] {
-        var out: [Annotation] = []
-        guard source.lineCount > 0 else { return out }
-        for line in 1...source.lineCount {
-            let text = String(decoding: source.lineBytes(line), as: UTF8.self)
-            for marker in ["ruleid:", "ok:"] {
-                guard let comment = text.range(of: "// \(marker)") ?? text.range(of: "//\(marker)") else { continue }
-                let before = text[..<comment.lowerBound].trimmingCharacters(in: .whitespaces)
-                let target = before.isEmpty ? nextCodeLine(after: line, source, comment: "//") : line
-                for id in text[comment.upperBound...].split(separator: ",") {
-                    let trimmed = id.trimmingCharacters(in: .whitespaces)
-                    if !trimmed.isEmpty { out.append(Annotation(ruleId: trimmed, expectsFinding: marker == "ruleid:", line: target)) }
-                }
-            }
+        slashMarked(["ruleid:", "ok:"], source: source).map {
+            Annotation(ruleId: $0.ruleId, expectsFinding: $0.marker == "ruleid:", line: $0.line)
         }
-        return out
     }
 
     /// `# nofix: ID (why)` comments: `ruleid` cases whose finding the rule's `fix:` deliberately
@@ -171,16 +159,28 @@ struct Annotation: Sendable, Hashable {
 
     /// `// nofix: ID (why)` comments of a JavaScript or TypeScript test file, placed as `// ruleid:`.
     static func noFix(slashComments source: SourceText) -> [Annotation] {
-        var out: [Annotation] = []
+        slashMarked(["nofix:"], notes: true, source: source).map { Annotation(ruleId: $0.ruleId, expectsFinding: true, line: $0.line) }
+    }
+
+    /// The rule ids of `// MARKER` comments (`//MARKER` too) of a JavaScript or TypeScript test
+    /// file, with the marker and the line each applies to: its own line after code, else the next
+    /// code line. With `notes`, the ids end at a `(` that starts a note.
+    private static func slashMarked(
+        _ markers: [String], notes: Bool = false, source: SourceText
+    ) -> [(marker: String, ruleId: String, line: Int)] {
+        var out: [(marker: String, ruleId: String, line: Int)] = []
         guard source.lineCount > 0 else { return out }
         for line in 1...source.lineCount {
             let text = String(decoding: source.lineBytes(line), as: UTF8.self)
-            guard let comment = text.range(of: "// nofix:") ?? text.range(of: "//nofix:") else { continue }
-            let before = text[..<comment.lowerBound].trimmingCharacters(in: .whitespaces)
-            let target = before.isEmpty ? nextCodeLine(after: line, source, comment: "//") : line
-            for id in text[comment.upperBound...].prefix(while: { $0 != "(" }).split(separator: ",") {
-                let trimmed = id.trimmingCharacters(in: .whitespaces)
-                if !trimmed.isEmpty { out.append(Annotation(ruleId: trimmed, expectsFinding: true, line: target)) }
+            for marker in markers {
+                guard let comment = text.range(of: "// \(marker)") ?? text.range(of: "//\(marker)") else { continue }
+                let before = text[..<comment.lowerBound].trimmingCharacters(in: .whitespaces)
+                let target = before.isEmpty ? nextCodeLine(after: line, source, comment: "//") : line
+                let ids = notes ? text[comment.upperBound...].prefix { $0 != "(" } : text[comment.upperBound...]
+                for id in ids.split(separator: ",") {
+                    let trimmed = id.trimmingCharacters(in: .whitespaces)
+                    if !trimmed.isEmpty { out.append((marker, trimmed, target)) }
+                }
             }
         }
         return out

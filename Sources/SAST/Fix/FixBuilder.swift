@@ -15,6 +15,8 @@ struct FixBuilder: Sendable {
     /// The fix for a match of `rule` at `range` (`location` is the same region in code points);
     /// nil when no template applies.
     func fix(_ rule: Rule, range: SourceRange, location: Location, bindings: Bindings) -> Fix? {
+        // The walk to the enclosing f-string only for a rule that has a template to respell.
+        guard !rule.fixes.isEmpty else { return nil }
         let quote = FStringQuote.enclosing(range, root: root, source: source)
         for written in rule.fixes {
             // Inside `f"...{x}..."` a string spelled with `"` ends the f-string before Python 3.12.
