@@ -145,8 +145,7 @@ struct FleetApprovalCLITests {
         #expect(try CLI.run(["fleet", "init-db"], environment: try CLI.fleetEnvironment(database: database)).status == 0)
         let suffix = String(UUID().uuidString.prefix(8)).lowercased()
         func login(_ role: String, _ group: String) throws -> String {
-            _ = try server.psql("CREATE ROLE \(role) LOGIN PASSWORD 'pw-\(role)'; GRANT \(group) TO \(role)")
-            return "postgres://\(role):pw-\(role)@127.0.0.1:\(server.port)/\(name)"
+            try CLI.postgresLogin(role, in: group, server: server, database: name)
         }
         let submitter = try login("sub_\(suffix)", "sentinel_submitter")
         let worker = try login("wrk_\(suffix)", "sentinel_worker")

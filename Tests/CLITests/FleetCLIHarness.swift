@@ -62,6 +62,13 @@ func eventually(timeout: Double, _ condition: () throws -> Bool) rethrows -> Boo
 }
 
 extension CLI {
+    /// The URL of a new login `role` in `group` (a `fleet init-db` role) on `server`'s database
+    /// `name`, its password derived from its name.
+    static func postgresLogin(_ role: String, in group: String, server: PostgresServer, database name: String) throws -> String {
+        _ = try server.psql("CREATE ROLE \(role) LOGIN PASSWORD 'pw-\(role)'; GRANT \(group) TO \(role)")
+        return "postgres://\(role):pw-\(role)@127.0.0.1:\(server.port)/\(name)"
+    }
+
     /// A state directory and environment for fleet commands against `database`.
     static func fleetEnvironment(database: String) throws -> [String: String] {
         let home = NSTemporaryDirectory() + "fleet-home-" + UUID().uuidString

@@ -12,6 +12,21 @@ import TestSupport
 /// It now stops claiming at the first refusal and says why; the jobs it never took stay queued.
 @Suite("A worker whose audit chain is refused stops claiming", .integration)
 struct WorkerChainRefusalTests {
+    /// Runs `worker` and whether it returned by itself within 60 s (else it is stopped from here).
+    static func stopsByItself(_ worker: FleetWorker) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            worker.run()
+            done.signal()
+        }
+        let stopped = done.wait(timeout: .now() + 60) == .success
+        if !stopped {
+            worker.stop.advance(to: .abandoning)
+            done.wait()
+        }
+        return stopped
+    }
+
     @Test("its head moved by `seq = seq + 1`: one job left running, the rest queued, the worker drained with the reason")
     func stopsClaimingWhenItsChainIsRefused() throws {
         let url = DatabaseURL.sqlite(path: try TemporaryDirectory.make("refused-chain") + "/fleet.sqlite")
@@ -26,17 +41,8 @@ struct WorkerChainRefusalTests {
         let worker = FleetWorker(
             url: url, options: WorkerOptions(executable: "/nonexistent/sentinel", name: "w1", audit: state),
             log: JSONLog(redactor: Redactor(), sink: { _ in }))
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            worker.run()
-            done.signal()
-        }
-        // A worker that keeps claiming never returns by itself: stopped from here after 60 s.
-        let stopped = done.wait(timeout: .now() + 60) == .success
-        if !stopped {
-            worker.stop.advance(to: .abandoning)
-            done.wait()
-        }
+        // A worker that keeps claiming never returns by itself.
+        let stopped = Self.stopsByItself(worker)
         #expect(stopped)
         #expect(worker.refusedChain?.isEmpty == false)
         let states = try ids.map { try #require(try queue.job($0)).state }
@@ -57,17 +63,8 @@ struct WorkerChainRefusalTests {
         let worker = FleetWorker(
             url: url, options: WorkerOptions(executable: "/nonexistent/sentinel", name: "w1", audit: state),
             log: JSONLog(redactor: Redactor(), sink: { _ in }))
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            worker.run()
-            done.signal()
-        }
-        // A worker that goes on after the refusal idles forever: stopped from here after 60 s.
-        let stopped = done.wait(timeout: .now() + 60) == .success
-        if !stopped {
-            worker.stop.advance(to: .abandoning)
-            done.wait()
-        }
+        // A worker that goes on after the refusal idles forever.
+        let stopped = Self.stopsByItself(worker)
         #expect(stopped)
         #expect(worker.refusedChain?.isEmpty == false)
         #expect(try queue.job(id)?.state == .running)
