@@ -67,7 +67,7 @@ struct WapitiEndToEndTests {
         let context = AdapterHost.context()
         let executor = RecordingExecutor(runner: context.sandbox)
         let scanner = WapitiScanner(
-            targetURL: site.baseURL + "/", active: active, maxDuration: 60, modules: modules, executor: executor)
+            targetURL: site.baseURL + "/", active: active, maxDuration: 600, modules: modules, executor: executor)
         let output = try scanner.scan(files, context: context)
         let egress = try #require(executor.runs.first).egress
         #expect(!egress.isEmpty)

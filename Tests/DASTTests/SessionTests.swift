@@ -38,14 +38,14 @@ struct SessionTests {
         let transport = RecordingTransport()
         let client = WebClient(
             scope: Scope(target: try #require(WebURL("http://127.0.0.1:1/"))), transport: transport,
-            budget: RequestBudget(maxRequests: 10, ratePerSecond: 0, maxDuration: 60))
+            budget: RequestBudget(maxRequests: 10, ratePerSecond: 0, maxDuration: 600))
         #expect(throws: (any Error).self) { try client.send(WebRequest(url: try #require(WebURL("http://example.com/")))) }
         #expect(transport.requests.isEmpty)
         #expect(client.budget.sent == 0)
     }
 
     @Test func theBudgetCountsAndStops() {
-        let budget = RequestBudget(maxRequests: 3, ratePerSecond: 0, maxDuration: 60)
+        let budget = RequestBudget(maxRequests: 3, ratePerSecond: 0, maxDuration: 600)
         for _ in 0..<3 { #expect(throws: Never.self) { try budget.acquire() } }
         #expect(throws: RequestBudget.Exhausted.requests(3)) { try budget.acquire() }
         let expired = RequestBudget(maxRequests: 3, ratePerSecond: 0, maxDuration: 0)

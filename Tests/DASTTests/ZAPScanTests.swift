@@ -14,10 +14,13 @@ import Testing
     static let target = "http://127.0.0.1:8080/"
 
     static func client(_ server: FakeZAPServer, key: String? = ZAPScanTests.key) throws -> ZAPClient {
-        try ZAPClient(apiURL: server.apiURL, apiKey: key, requestTimeout: 10, connectTimeout: 5)
+        try ZAPClient(apiURL: server.apiURL, apiKey: key, requestTimeout: 120, connectTimeout: 60)
     }
 
-    static func options(active: Bool = false, maxDuration: Double = 60) -> ZAPScanOptions {
+    /// The deadline is far beyond any load's delay unless a test is about the deadline: a run
+    /// cut short before it reaches the step a test breaks would pass that step silently (CI's
+    /// loaded run took 114 s for eight of these).
+    static func options(active: Bool = false, maxDuration: Double = 3600) -> ZAPScanOptions {
         ZAPScanOptions(targetURL: target, active: active, maxDuration: maxDuration, pollInterval: 0.01)
     }
 
