@@ -55,11 +55,57 @@ import Testing
         #expect(findings.map(\.location.startLine) == [7])
     }
 
-    static func loadedRule() throws -> Rule {
+    /// A library's exported function's parameter (library-input.yaml's shape): a statement run
+    /// ending in `module.exports = $F`.
+    static let exportedRule = """
+        id: javascript.exported-param-to-exec
+        mode: taint
+        languages: [javascript]
+        message: m
+        severity: high
+        cwe: [78]
+        sources:
+          - pattern: $X
+            pattern-inside: |
+              function $F($X) {
+                ...
+              }
+              ...
+              module.exports = $F
+        sinks:
+          - pattern: exec($C)
+            focus: $C
+
+        """
+
+    @Test("a statement-run pattern-inside whose identifiers the file lacks is not tried at all")
+    func anInsideTheFileCannotHoldCostsNoWork() throws {
+        let rule = try Self.loadedRule(Self.exportedRule)
+        guard case .taint(let spec) = rule.mode else { throw CancellationError() }
+        let patterns = TaintPatterns(spec)
+        let functions = (0..<300).map { "function f\($0)(x) { return exec(x); }\n" }.joined()
+        func spent(_ source: String) throws -> (offsets: [Int], units: Int) {
+            let parsed = try SourceFrontEnd.parse(bytes: Array(source.utf8), file: "lib.js", language: .javascript)
+            let meter = WorkMeter()
+            let index = FileIndex(root: parsed.root, source: SourceText(source), language: .javascript, meter: meter)
+            let before = meter.units
+            return (SourceMatchCache().offsets(of: patterns, in: index), meter.units - before)
+        }
+        // No `module.exports` anywhere: no statement of the 300 functions is compared.
+        let unexported = try spent(functions)
+        #expect(unexported.offsets.isEmpty)
+        #expect(unexported.units == 0)
+        // Exported: the run is searched, and the exported function's parameter is a source.
+        let exported = try spent(functions + "module.exports = f7;\n")
+        #expect(!exported.offsets.isEmpty)
+        #expect(exported.units > 0)
+    }
+
+    static func loadedRule(_ text: String = rule) throws -> Rule {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("source-inside-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try rule.write(to: directory.appendingPathComponent("r.yaml"), atomically: true, encoding: .utf8)
+        try text.write(to: directory.appendingPathComponent("r.yaml"), atomically: true, encoding: .utf8)
         return try #require(try RuleSet.load(directories: [directory.path]).rules.first)
     }
 

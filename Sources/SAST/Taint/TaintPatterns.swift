@@ -278,7 +278,12 @@ final class SourceMatchCache {
     /// The regions of the file `inside` matches, searched once per file.
     private func insideRegions(_ inside: CompiledPattern, in index: FileIndex) -> OffsetRegions {
         if let known = insides[inside.source] { return known }
-        let found = OffsetRegions(PatternSearch(index: index).matches(inside.tree).map { ($0.range.start.offset, $0.range.end.offset) })
+        // A file without the identifiers or strings every match needs has none: a statement
+        // run (`function $F(...) {...} ... module.exports = $F`) is otherwise tried from every
+        // statement of every block.
+        let possible = inside.requiredIdentifiers.isSubset(of: index.identifiers) && index.hasStrings(inside.requiredStrings)
+        let found = OffsetRegions(
+            possible ? PatternSearch(index: index).matches(inside.tree).map { ($0.range.start.offset, $0.range.end.offset) } : [])
         insides[inside.source] = found
         return found
     }
@@ -342,7 +347,7 @@ final class SourceMatchCache {
             // A source with `pattern-inside` occurs only within a match of it: `$X` inside a
             // decorated handler's parameters is not every expression of every file (which made
             // every file look as if it held a source, and every node a candidate; issue 77).
-            let regions = patterns.sourceInsides[i].map { insideRegions($0, in: index) }
+            let regions = required.isSubset(of: index.identifiers) ? patterns.sourceInsides[i].map { insideRegions($0, in: index) } : nil
             if required.isSubset(of: index.identifiers), regions?.isEmpty != true {
                 found = PatternSearch(index: index).matches(patterns.sourcePatterns[i].tree).map(\.range.start.offset)
                 if let regions { found = found.filter { regions.holds($0) } }
