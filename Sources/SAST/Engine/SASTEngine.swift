@@ -96,7 +96,7 @@ public struct SASTEngine: Sendable {
             if case .taint(let spec) = rule.mode { return spec }
             return nil
         }
-        let shared = TaintPatterns.sharedSanitizers(specs)
+        let shared = rules.sharedSanitizers ?? TaintPatterns.sharedSanitizers(specs)
         let drafts = rules.rules.map { CompiledRule($0, sharedSanitizers: shared) }
         let vocabulary = IdentifierVocabulary(drafts.flatMap(\.requirements))
         self.identifierVocabulary = vocabulary

@@ -41,9 +41,23 @@ public struct RuleIndex: Sendable, Codable, Equatable {
         /// rule's `metavariable-regex` literals, ``CompiledRule/textNeeds``); nil when it cannot tell.
         public var text: TextNeeds?
         /// What a rule left unread still gives the scan's output; present when the rule may be
-        /// left unread (with `identifiers` or `text`). Taint, template and route rules, and rules
-        /// other rules' results depend on, have none: they are always read.
+        /// left unread (with `identifiers`, `text` or `taint`). Template and route rules, and
+        /// rules other rules' results depend on, have none: they are always read.
         public var header: Header?
+        /// A taint rule that may be left unread when no file of the tree holds its sinks, with what
+        /// the other taint rules' results take from it; nil for any other rule.
+        public var taint: TaintNeeds?
+    }
+
+    /// What decides whether a taint rule can find anything in a tree, and what it gives the
+    /// others: the rule-free summaries apply the sanitizers most taint rules have
+    /// (``TaintPatterns/sharedSanitizers(_:)``), so a rule left unread is still counted there.
+    public struct TaintNeeds: Sendable, Codable, Equatable {
+        /// One of these identifier sets must be wholly in some file for any of its sinks to
+        /// match there (``TaintPatterns/sinkNames``): no sink, no finding.
+        public var sinks: [[String]]
+        /// The text of each sanitizer pattern it applies (its own and its sets'), in its order.
+        public var sanitizers: [String]
     }
 
     /// The literal text a rule needs (``RegexLiterals``), as bytes.
@@ -92,7 +106,8 @@ public struct RuleIndex: Sendable, Codable, Equatable {
                 languages: languages, identifiers: nil, header: nil)
             if !entry.isSet, case .python(let rule) = try RuleLoader.parseAny(root, file: path, library: library) {
                 (entry.identifiers, entry.text) = Self.skippableRequirement(rule, root: root, file: path)
-                if entry.identifiers != nil || entry.text != nil {
+                entry.taint = Self.taintNeeds(rule)
+                if entry.identifiers != nil || entry.text != nil || entry.taint != nil {
                     entry.header = Header(id: rule.id, descriptor: rule.descriptor, bandit: rule.banditIds, semgrep: rule.semgrepIds)
                 }
             }
@@ -118,6 +133,23 @@ public struct RuleIndex: Sendable, Codable, Equatable {
             alternatives.flatMap { $0.isEmpty ? nil : $0.map { $0.sorted() } },
             text.map { TextNeeds(required: $0.required, caseInsensitive: $0.caseInsensitive) }
         )
+    }
+
+    /// What lets a scan leave taint `rule` unread where no file holds its sinks, when that is
+    /// sure to change nothing but the rule's own findings: every sink needs identifiers (none is
+    /// found by the name assigned to, ``RelevanceNames/targetSinks``, which the tree's identifiers
+    /// do not show), and its confidence settings do not make the engine read handlers or
+    /// exceptions for every rule. The sanitizers named by sets are the sets' as indexed: a scan
+    /// leaves no taint rule unread unless every set file is the one indexed.
+    static func taintNeeds(_ rule: Rule) -> TaintNeeds? {
+        guard case .taint(let spec) = rule.mode, rule.adminHandlersConfidence == nil, rule.applicationErrorsConfidence == nil,
+            spec.sinks.allSatisfy({ $0.targetRegex == nil })
+        else { return nil }
+        let patterns = TaintPatterns(spec, cwe: rule.cwe)
+        guard patterns.relevance.targetSinks.isEmpty, let alternatives = patterns.sinkNames.alternatives, !alternatives.isEmpty,
+            alternatives.allSatisfy({ !$0.isEmpty })
+        else { return nil }
+        return TaintNeeds(sinks: alternatives.map { $0.sorted() }, sanitizers: spec.sanitizers.map(\.source))
     }
 
     /// The index as committed: one file's entry per line (a change to a rule is a one-line diff),
@@ -161,6 +193,7 @@ extension RuleIndex.Entry {
     /// identifiers is wholly present in their union (then no single file holds one either), or
     /// no file's text holds its literals.
     func mayMatch(_ tree: TreeContents) -> Bool {
+        if let taint, !taint.sinks.contains(where: { $0.allSatisfy(tree.identifiers.contains) }) { return false }
         if let identifiers, !identifiers.contains(where: { $0.allSatisfy(tree.identifiers.contains) }) { return false }
         if let text {
             let literals = RegexLiterals(required: text.required.map(Set.init), caseInsensitive: text.caseInsensitive)

@@ -20,6 +20,10 @@ public struct RuleSet: Sendable {
     /// (``RuleIndex``): they find nothing there, but their descriptors and Bandit/Semgrep
     /// equivalents are still part of the output, as when they are compiled.
     public var unloaded: [RuleIndex.Header]
+    /// The sanitizers the rule-free summaries apply, counted over the taint rules read and those
+    /// left unread (``compile(_:present:optionalDirectories:tree:leavingTaintRules:)``); nil: over
+    /// the rules read (``TaintPatterns/sharedSanitizers(_:)``), as when none was left unread.
+    public internal(set) var sharedSanitizers: [CompiledPattern]? = nil
 
     /// Wraps already-parsed rules; duplicate ids are rejected.
     public init(
@@ -71,22 +75,22 @@ public struct RuleSet: Sendable {
         let entries = indexes
         // Files are read and parsed on one large-stack thread per processor; the first bad file in
         // order is the error.
-        let read = try inParallel(origins.count) { i -> (root: DocumentNode?, bytes: [UInt8], entry: RuleIndex.Entry?) in
+        let read = try inParallel(origins.count) {
+            i -> (root: DocumentNode?, bytes: [UInt8], entry: RuleIndex.Entry?, indexedSet: Bool) in
             // A rule directory may be the scanned repository's own: no link is followed.
             let bytes = [UInt8](try BoundedFile.read(origins[i].file, limit: maxRuleFileSize, followLinks: false))
-            if !origins[i].setOnly,
-                let entry = entries[origins[i].directory].flatMap({ $0[relative(origins[i].file, to: origins[i].directory)] }),
-                !entry.isSet, entry.describes(bytes)
-            {
-                return (nil, bytes, entry)
-            }
-            return (try RuleLoader.document(String(decoding: bytes, as: UTF8.self), file: origins[i].file), [], nil)
+            let entry =
+                origins[i].setOnly
+                ? nil : entries[origins[i].directory].flatMap({ $0[relative(origins[i].file, to: origins[i].directory)] })
+            if let entry, !entry.isSet, entry.describes(bytes) { return (nil, bytes, entry, false) }
+            let root = try RuleLoader.document(String(decoding: bytes, as: UTF8.self), file: origins[i].file)
+            return (root, [], nil, entry.map { $0.isSet && $0.describes(bytes) } ?? false)
         }
         return RuleDocuments(
             files: origins.indices.map {
                 RuleDocuments.File(
                     path: origins[$0].file, directory: origins[$0].directory, parsed: read[$0].root, bytes: read[$0].bytes,
-                    indexed: read[$0].entry, setOnly: origins[$0].setOnly)
+                    indexed: read[$0].entry, setOnly: origins[$0].setOnly, indexedSet: read[$0].indexedSet)
             })
     }
 
@@ -111,9 +115,11 @@ public struct RuleSet: Sendable {
     /// ``RuleIndex`` entry says needs identifiers or text no file holds is not read either: it is
     /// listed in ``unloaded``.
     /// - Throws: `SentinelError` naming the first bad file.
+    /// `leavingTaintRules`: whether a taint rule whose sinks no file holds may be left unread too
+    /// (not when the project's models extend the rules, which counts their sanitizers anew).
     public static func compile(
         _ documents: RuleDocuments, present: Set<String>? = nil, optionalDirectories: Set<String> = [],
-        tree: TreeContents? = nil
+        tree: TreeContents? = nil, leavingTaintRules: Bool = true
     ) throws -> RuleSet {
         var files = documents.files
         let byLanguage = files.map { file in
@@ -121,35 +127,92 @@ public struct RuleSet: Sendable {
             if let entry = file.indexed { return RuleLoader.mayApply(languages: entry.languages, toAnyOf: present) }
             return file.parsed.map { RuleLoader.mayApply($0, toAnyOf: present) } ?? true
         }
+        // A taint rule's entry names the sanitizers of the sets it includes as indexed: it counts
+        // only while every set file is the one indexed (an operator's own set, or an edited one,
+        // and every taint rule is read).
+        let setsIndexed = leavingTaintRules && files.allSatisfy { $0.parsed?["set"] == nil || $0.indexedSet }
         // A rule whose identifiers no file holds can match nowhere: its header is all it gives.
-        let unmatched = files.indices.filter { i in
+        var unmatched = files.indices.filter { i in
             guard byLanguage[i], let tree, optionalDirectories.contains(files[i].directory), let entry = files[i].indexed,
-                entry.header != nil
+                entry.header != nil, entry.taint == nil || setsIndexed
             else { return false }
             return !entry.mayMatch(tree)
         }
-        let unloaded = unmatched.compactMap { files[$0].indexed?.header }
         var compiled = byLanguage
         for i in unmatched { compiled[i] = false }
-        // The files left as bytes by the index that are needed after all are read now.
-        let unparsed = files.indices.filter { compiled[$0] && files[$0].parsed == nil }
-        let unread = files
-        let parsed = try inParallel(unparsed.count) { i in
-            try RuleLoader.document(String(decoding: unread[unparsed[i]].bytes, as: UTF8.self), file: unread[unparsed[i]].path)
+        var set = try compileFiles(&files, needed: compiled)
+        // The sanitizers most taint rules have are counted over every taint rule the tree's
+        // languages bring, read or not, so that leaving one unread changes no other's result.
+        var shared: [CompiledPattern]? = nil
+        let unreadTaint = unmatched.filter { files[$0].indexed?.taint != nil }
+        if !unreadTaint.isEmpty {
+            var census = set.rules.compactMap { rule -> (id: String, sanitizers: [String])? in
+                guard case .taint(let spec) = rule.mode else { return nil }
+                return (rule.id, spec.sanitizers.map(\.source))
+            }
+            for i in unreadTaint {
+                if let entry = files[i].indexed, let header = entry.header, let taint = entry.taint {
+                    census.append((header.id, taint.sanitizers))
+                }
+            }
+            let texts = TaintPatterns.sharedSanitizerTexts(census.sorted { $0.id < $1.id }.map(\.sanitizers))
+            var known: [String: CompiledPattern] = [:]
+            for patterns in set.library.sanitizers.values { for p in patterns { known[p.source] = known[p.source] ?? p } }
+            for case .taint(let spec) in set.rules.map(\.mode) { for p in spec.sanitizers { known[p.source] = known[p.source] ?? p } }
+            // A shared sanitizer written in unread rules alone is compiled from one of them: read it.
+            let missing = Set(texts.filter { known[$0] == nil })
+            if !missing.isEmpty {
+                var needed: [Int] = []
+                for text in texts where missing.contains(text) {
+                    let holders = unreadTaint.filter { files[$0].indexed?.taint?.sanitizers.contains(text) == true }
+                    if let first = holders.first, !holders.contains(where: needed.contains) { needed.append(first) }
+                }
+                unmatched.removeAll { needed.contains($0) }
+                try parse(&files, needed)
+                let extra = try loadRules(files, needed, library: set.library)
+                set.rules += extra.rules
+                for case .taint(let spec) in extra.rules.map(\.mode) { for p in spec.sanitizers { known[p.source] = known[p.source] ?? p } }
+            }
+            shared = texts.compactMap { known[$0] }
         }
-        for (i, root) in zip(unparsed, parsed) { files[i].parsed = root }
+        let unloaded = unmatched.compactMap { files[$0].indexed?.header }
+        var rules = try RuleSet(
+            rules: set.rules, templateRules: set.templateRules, routeRules: set.routeRules, library: set.library, unloaded: unloaded)
+        rules.sharedSanitizers = shared
+        return rules
+    }
+
+    /// What some files compile to: rules by kind and the sets.
+    private typealias Compiled = (rules: [Rule], templateRules: [TemplateRule], routeRules: [RouteRule], library: TaintLibrary)
+
+    /// The rules, templates, routes and sets of the `needed` files, parsing those still bytes.
+    private static func compileFiles(_ files: inout [RuleDocuments.File], needed: [Bool]) throws -> Compiled {
+        try parse(&files, files.indices.filter { needed[$0] })
         let roots = files
-        let needed = compiled
         let sets = try inParallel(files.count) { i -> TaintPatternSet? in
             guard let root = roots[i].parsed else { return nil }
             return try RuleLoader.set(root, file: roots[i].path, compiling: needed[i])
         }
         var library = TaintLibrary()
         for case let set? in sets { try library.add(set) }
-        let shared = library
-        let ruleFiles = files.indices.filter { sets[$0] == nil && !files[$0].setOnly && needed[$0] }
-        let loaded = try inParallel(ruleFiles.count) { i in
-            try RuleLoader.parseAny(roots[ruleFiles[i]].parsed!, file: roots[ruleFiles[i]].path, library: shared)
+        let loaded = try loadRules(files, files.indices.filter { sets[$0] == nil && !files[$0].setOnly && needed[$0] }, library: library)
+        return (loaded.rules, loaded.templateRules, loaded.routeRules, library)
+    }
+
+    /// Parses the files of `indices` left as bytes by the index.
+    private static func parse(_ files: inout [RuleDocuments.File], _ indices: [Int]) throws {
+        let unparsed = indices.filter { files[$0].parsed == nil }
+        let unread = files
+        let parsed = try inParallel(unparsed.count) { i in
+            try RuleLoader.document(String(decoding: unread[unparsed[i]].bytes, as: UTF8.self), file: unread[unparsed[i]].path)
+        }
+        for (i, root) in zip(unparsed, parsed) { files[i].parsed = root }
+    }
+
+    /// The rules of the parsed rule files at `indices`, with `library`'s sets.
+    private static func loadRules(_ files: [RuleDocuments.File], _ indices: [Int], library: TaintLibrary) throws -> Compiled {
+        let loaded = try inParallel(indices.count) { i in
+            try RuleLoader.parseAny(files[indices[i]].parsed!, file: files[indices[i]].path, library: library)
         }
         var rules: [Rule] = []
         var templateRules: [TemplateRule] = []
@@ -161,7 +224,7 @@ public struct RuleSet: Sendable {
             case .route(let rule): routeRules.append(rule)
             }
         }
-        return try RuleSet(rules: rules, templateRules: templateRules, routeRules: routeRules, library: shared, unloaded: unloaded)
+        return (rules, templateRules, routeRules, library)
     }
 
     /// `body(0..<count)` on large-stack threads, results in order; the first error in order is thrown.
@@ -279,6 +342,8 @@ public struct RuleDocuments: Sendable {
         var indexed: RuleIndex.Entry?
         /// Found under a `setsFrom` directory: only its set (if it is one) is used.
         var setOnly: Bool
+        /// A set file its directory's ``RuleIndex`` describes (same SHA-256).
+        var indexedSet = false
     }
 
     /// The files in the order errors are reported.

@@ -134,6 +134,9 @@ extension RuleSet {
             }
         }
         var copy = self
+        // The models' sanitizers change what most rules have: counted anew over the rules read
+        // (the scan leaves no taint rule unread where models apply).
+        copy.sharedSanitizers = nil
         for index in copy.rules.indices {
             guard case .taint(var spec) = copy.rules[index].mode else { continue }
             let id = copy.rules[index].id

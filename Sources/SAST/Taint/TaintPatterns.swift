@@ -29,15 +29,24 @@ struct TaintPatterns: Sendable {
     /// `int()` call would make its function rule-specific for a dozen rules. A rule that lacks
     /// one of them treats the functions that mention it as its own (``RelevanceNames``).
     static func sharedSanitizers(_ specs: [TaintSpec]) -> [CompiledPattern] {
-        var count: [String: Int] = [:]
-        var order: [CompiledPattern] = []
+        var byText: [String: CompiledPattern] = [:]
         for spec in specs {
-            for sanitizer in Set(spec.sanitizers.map(\.source)) { count[sanitizer, default: 0] += 1 }
-            for sanitizer in spec.sanitizers where !order.contains(where: { $0.source == sanitizer.source }) {
-                order.append(sanitizer)
-            }
+            for sanitizer in spec.sanitizers where byText[sanitizer.source] == nil { byText[sanitizer.source] = sanitizer }
         }
-        return order.filter { (count[$0.source] ?? 0) * 2 > specs.count }
+        return sharedSanitizerTexts(specs.map { $0.sanitizers.map(\.source) }).compactMap { byText[$0] }
+    }
+
+    /// ``sharedSanitizers(_:)`` by pattern text: of the rules' sanitizer lists (in rule order),
+    /// the texts more than half of them have, in first-seen order.
+    static func sharedSanitizerTexts(_ lists: [[String]]) -> [String] {
+        var count: [String: Int] = [:]
+        var order: [String] = []
+        var seen: Set<String> = []
+        for list in lists {
+            for text in Set(list) { count[text, default: 0] += 1 }
+            for text in list where seen.insert(text).inserted { order.append(text) }
+        }
+        return order.filter { (count[$0] ?? 0) * 2 > lists.count }
     }
 
     /// Whether the rule is about file paths: a prefix check on a normalised path confines it.

@@ -33,7 +33,9 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// absent languages left uncompiled, and with `tree` those no file can match
     /// (``RuleSet/compile(_:present:optionalDirectories:tree:)``).
     private func engine(_ documents: RuleDocuments, present: Set<String>?, tree: TreeContents?) throws -> SASTEngine {
-        let rules = try RuleSet.compile(documents, present: present, optionalDirectories: Set(builtInDirectories), tree: tree)
+        let rules = try RuleSet.compile(
+            documents, present: present, optionalDirectories: Set(builtInDirectories), tree: tree,
+            leavingTaintRules: models.isEmpty)
         return SASTEngine(rules: try rules.applying(models))
     }
 
