@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Wake-up latency of an idle fleet worker before and after its LISTEN connection is lost
+(issue 81): one worker (concurrency 1 unless told) on a throwaway PostgreSQL 15, one `noop` job submitted at a
+time, each job's submit-to-start time from the server's clock (started_at - created_at); then the
+worker's listening session is ended by `pg_terminate_backend` (as an operator, a pooler or a
+failover would), and the same number of jobs is measured again once the worker has listened anew.
+
+    bench/fleet-wakeup.py SENTINEL [--samples 30] [--cuts 1] [--end listener|all] [--concurrency 1]
+
+Prints the median, p90 and p99 (nearest rank) of each phase in milliseconds, and every sample
+after a cut (the evaluation saw them alternate 6 ms and 640 ms). Needs root (the server runs as
+`postgres`); pass a release build.
+"""
+import argparse
+import importlib.util
+import os
+import secrets
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+_spec = importlib.util.spec_from_file_location("fleet_throughput", HERE / "fleet-throughput.py")
+ft = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ft)
+
+
+def quantile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered) + 0.5)) - 1))]
+
+
+def summary(name, values):
+    return (f"{name:18} n={len(values):3}  median {statistics.median(values):7.1f} ms  "
+            f"p90 {quantile(values, 0.9):7.1f} ms  p99 {quantile(values, 0.99):7.1f} ms")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sentinel")
+    parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--cuts", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--end", choices=["listener", "all"], default="listener",
+                        help="which of the worker's sessions each cut ends: its listening one, or every one")
+    args = parser.parse_args()
+    sentinel = str(Path(args.sentinel).resolve())
+    server = ft.Postgres("off")
+    work = Path(tempfile.mkdtemp(prefix="sentinel-wakeup-"))
+    os.chmod(work, 0o755)
+    worker = None
+    try:
+        database = f"wakeup_{secrets.token_hex(4)}"
+        url = server.create_database(database)
+        home = work / "home-submit"
+        home.mkdir()
+        (work / "repos").mkdir()
+        key = work / "fleet-audit.key"
+        with os.fdopen(os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as handle:
+            handle.write(secrets.token_hex(32) + "\n")
+        ft.run([sentinel, "fleet", "status"], env=ft.sentinel_env(home, url))
+        worker_home = work / "home-worker"
+        worker_home.mkdir()
+        log = open(work / "worker.log", "wb")
+        worker = subprocess.Popen(
+            [sentinel, "fleet", "worker", "--concurrency", str(args.concurrency), "--name", "w0", "--audit-key-file", str(key),
+             "--repository-root", str(work / "repos")],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=ft.sentinel_env(worker_home, url))
+        time.sleep(2)
+
+        def scalar(sql):
+            return server.psql(sql, database=database).strip()
+
+        def phase(count):
+            first = int(scalar("SELECT count(*) FROM fleet_jobs"))
+            for k in range(count):
+                ft.run([sentinel, "fleet", "submit", "noop"], env=ft.sentinel_env(home, url))
+                deadline = time.monotonic() + 60
+                while int(scalar("SELECT count(*) FROM fleet_jobs WHERE started_at IS NOT NULL")) < first + k + 1:
+                    if time.monotonic() > deadline or worker.poll() is not None:
+                        raise ft.Failure(f"job {first + k + 1} did not start; worker log: {work / 'worker.log'}")
+                    time.sleep(0.02)
+                time.sleep(0.2)  # idle again, waiting in LISTEN
+            rows = scalar(f"SELECT (started_at - created_at) * 1000 FROM fleet_jobs WHERE id > {first} ORDER BY id")
+            return [float(line) for line in rows.split("\n") if line]
+
+        print(summary("before any cut", phase(args.samples)), flush=True)
+        for cut in range(1, args.cuts + 1):
+            which = "AND query LIKE 'LISTEN%'" if args.end == "listener" else ""
+            ended = scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+                           f"AND pid <> pg_backend_pid() {which}")
+            if args.end == "listener" and ended != "1":
+                raise ft.Failure(f"expected one listening session to end, ended {ended}")
+            time.sleep(3)  # the worker notices, waits and listens again
+            values = phase(args.samples)
+            print(summary(f"after cut {cut}", values), flush=True)
+            print("  samples: " + ", ".join(f"{v:.1f}" for v in values), flush=True)
+    finally:
+        if worker is not None:
+            worker.terminate()
+            try:
+                worker.wait(timeout=300)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except ft.Failure as failure:
+        sys.exit(f"fleet-wakeup.py: {failure}")
