@@ -5,7 +5,7 @@ time, each job's submit-to-start time from the server's clock (started_at - crea
 worker's listening session is ended by `pg_terminate_backend` (as an operator, a pooler or a
 failover would), and the same number of jobs is measured again once the worker has listened anew.
 
-    bench/fleet-wakeup.py SENTINEL [--samples 30] [--cuts 1] [--end listener|all] [--concurrency 1]
+    bench/fleet-wakeup.py SENTINEL [--samples 30] [--cuts 1] [--end listener|all|network|restart [--network-seconds 45]] [--concurrency 1]
 
 Prints the median, p90 and p99 (nearest rank) of each phase in milliseconds, and every sample
 after a cut (the evaluation saw them alternate 6 ms and 640 ms). Needs root (the server runs as
@@ -45,8 +45,11 @@ def main():
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--cuts", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=1)
-    parser.add_argument("--end", choices=["listener", "all"], default="listener",
-                        help="which of the worker's sessions each cut ends: its listening one, or every one")
+    parser.add_argument("--end", choices=["listener", "all", "network", "restart"], default="listener",
+                        help="what each cut does: end the worker's listening session, or every one of its sessions, "
+                        "or drop every packet to the server's port for --network-seconds (iptables; a network cut), "
+                        "or stop the server for --network-seconds and start it again")
+    parser.add_argument("--network-seconds", type=float, default=45)
     args = parser.parse_args()
     sentinel = str(Path(args.sentinel).resolve())
     server = ft.Postgres("off")
@@ -90,11 +93,25 @@ def main():
 
         print(summary("before any cut", phase(args.samples)), flush=True)
         for cut in range(1, args.cuts + 1):
-            which = "AND query LIKE 'LISTEN%'" if args.end == "listener" else ""
-            ended = scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
-                           f"AND pid <> pg_backend_pid() {which}")
-            if args.end == "listener" and ended != "1":
-                raise ft.Failure(f"expected one listening session to end, ended {ended}")
+            if args.end == "restart":
+                data = str(server.directory / "data")
+                ft.run([str(ft.PG_BIN / "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop"], as_postgres=True)
+                time.sleep(args.network_seconds)
+                ft.run([str(ft.PG_BIN / "pg_ctl"), "-D", data, "-l", str(server.directory / "log"), "-w", "-t", "60", "-o",
+                        f"-h 127.0.0.1 -p {server.port} -k {server.directory} -c fsync=off", "start"], as_postgres=True)
+            elif args.end == "network":
+                rule = ["INPUT", "-i", "lo", "-p", "tcp", "--dport", str(server.port), "-j", "DROP"]
+                ft.run(["iptables", "-I"] + rule)
+                try:
+                    time.sleep(args.network_seconds)
+                finally:
+                    ft.run(["iptables", "-D"] + rule)
+            else:
+                which = "AND query LIKE 'LISTEN%'" if args.end == "listener" else ""
+                ended = scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+                               f"AND pid <> pg_backend_pid() {which}")
+                if args.end == "listener" and ended != "1":
+                    raise ft.Failure(f"expected one listening session to end, ended {ended}")
             time.sleep(3)  # the worker notices, waits and listens again
             values = phase(args.samples)
             print(summary(f"after cut {cut}", values), flush=True)
