@@ -179,7 +179,7 @@ public final class FleetWorker: Sendable {
         let entry = { (event: String) in AuditEntry(event: event, actor: self.options.name, inputs: inputs, details: details) }
         // The attempt's record (its error and log tail, for `fleet show`) commits with the outcome.
         let attempt = execution.attemptRecord(of: outcome)
-        persist(job) { queue in
+        persist(job, lease: lease) { queue in
             var audit = FleetAudit(queue: queue, state: options.audit, chain: options.name)
             audit.onHeadFileError = headFileError(job)
             let record = { try queue.recordAttempt(attempt) }
@@ -246,7 +246,9 @@ public final class FleetWorker: Sendable {
     /// Runs `record` until it succeeds: a result is not dropped because the server restarted. It
     /// gives up after two lease lengths; the lease has expired by then and another attempt runs.
     /// Each try holds the shared connection for its statements only, never across the pause.
-    private func persist(_ job: Job, _ record: (JobQueue) throws -> Void) {
+    /// When this worker's chain refuses the outcome, the job is handed back for another worker's
+    /// reaper with its attempt uncounted (``JobQueue/handBack(_:)``).
+    private func persist(_ job: Job, lease: JobLease, _ record: (JobQueue) throws -> Void) {
         let deadline = MonotonicClock.seconds() + max(30, options.leaseSeconds * 2)
         while true {
             do {
@@ -257,6 +259,7 @@ public final class FleetWorker: Sendable {
                 if code == .auditChain {
                     log.error("audit.refused", fields(job, [LogField("error", .string("\(error)"))]))
                     refuseChain(error)
+                    handBack(job, lease)
                     return
                 }
                 metrics.databaseErrors.increment()
@@ -269,14 +272,35 @@ public final class FleetWorker: Sendable {
         }
     }
 
+    /// Gives `job` back for another worker's reaper after this worker's chain refused its outcome:
+    /// its attempt is not spent on a record this worker could not make.
+    private func handBack(_ job: Job, _ lease: JobLease) {
+        do {
+            let given = try connection.with { queue in try queue.handBack(lease) }
+            log.warning(
+                given ? "job.handed_back" : "job.lease_lost",
+                fields(
+                    job,
+                    [
+                        LogField(
+                            "detail",
+                            .string(given ? "its attempt uncounted; another worker's reaper queues it" : "another attempt owns the job"))
+                    ]))
+        } catch {
+            log.error("database.error", fields(job, [LogField("error", .string("\(error)"))]))
+        }
+    }
+
     /// Stops claiming after the chain refused an outcome: the running jobs end (their outcomes are
-    /// refused the same way, and their leases expire for another worker), no new job is taken.
+    /// refused the same way and they are handed back, ``handBack(_:_:)``), no new job is taken, and
+    /// `/metrics` shows the worker unhealthy (`sentinel_fleet_worker_chain_refused` 1).
     private func refuseChain(_ error: any Error) {
         let first = chainRefusal.withLock { refusal -> Bool in
             defer { refusal = refusal ?? "\(error)" }
             return refusal == nil
         }
         guard first else { return }
+        metrics.chainRefused.set(1)
         log.error(
             "worker.stopping",
             [

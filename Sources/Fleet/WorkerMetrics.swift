@@ -15,6 +15,7 @@ public struct WorkerMetrics: Sendable {
     let databaseErrors: Counter
     let queueDepth: Gauge
     let running: Gauge
+    let chainRefused: Gauge
     let duration: Histogram
     let claimLatency: Histogram
     let setupSeconds: Histogram
@@ -34,6 +35,9 @@ public struct WorkerMetrics: Sendable {
         databaseErrors = registry.counter("sentinel_fleet_database_errors_total", help: "Failed statements (server down, network).")
         queueDepth = registry.gauge("sentinel_fleet_queue_depth", help: "Jobs per state, as last read by this worker.")
         running = registry.gauge("sentinel_fleet_jobs_running", help: "Jobs this worker is running now.")
+        chainRefused = registry.gauge(
+            "sentinel_fleet_worker_chain_refused",
+            help: "1 when this worker's audit chain refused an entry: it claims no more jobs (unhealthy), else 0.")
         duration = registry.histogram(
             "sentinel_fleet_job_duration_seconds", help: "Wall time of a job's run.", buckets: MetricsRegistry.durationBuckets)
         claimLatency = registry.histogram(
@@ -59,6 +63,7 @@ public struct WorkerMetrics: Sendable {
         for counter in [dead, leaseExpiries, leasesLost, databaseErrors] { counter.increment(by: 0) }
         claimLatency.show()
         running.set(0)
+        chainRefused.set(0)
         record(QueueCounts())
     }
 

@@ -9,7 +9,9 @@ import TestSupport
 
 /// Issue 78, W9 (and issue 81): a worker whose audit chain head another login moved had every
 /// outcome refused and kept claiming, leaving job after job `running` and burning their attempts.
-/// It now stops claiming at the first refusal and says why; the jobs it never took stay queued.
+/// It now stops claiming at the first refusal and says why (`/metrics` shows it unhealthy); the
+/// jobs it never took stay queued, and the one it took goes back to another worker's reaper
+/// without its attempt spent.
 @Suite("A worker whose audit chain is refused stops claiming", .integration)
 struct WorkerChainRefusalTests {
     /// Runs `worker` and whether it returned by itself within 60 s (else it is stopped from here).
@@ -27,9 +29,11 @@ struct WorkerChainRefusalTests {
         return stopped
     }
 
-    @Test("its head moved by `seq = seq + 1`: one job left running, the rest queued, the worker drained with the reason")
-    func stopsClaimingWhenItsChainIsRefused() throws {
-        let url = DatabaseURL.sqlite(path: try TemporaryDirectory.make("refused-chain") + "/fleet.sqlite")
+    @Test(
+        "its head moved by `seq = seq + 1`: the worker drains with the reason, the job it took handed back, the rest queued",
+        arguments: FleetAuditTests.backends)
+    func stopsClaimingWhenItsChainIsRefused(_ backend: FleetAuditTests.Backend) throws {
+        let url = try FleetAuditTests.freshURL(backend)
         let queue = try JobQueue(url: url)
         let state = try FleetAuditState.scratch()
         try FleetAudit(queue: queue, state: state, chain: "w1").append(AuditEntry(event: "fleet.note", actor: "w1"))
@@ -45,8 +49,18 @@ struct WorkerChainRefusalTests {
         let stopped = Self.stopsByItself(worker)
         #expect(stopped)
         #expect(worker.refusedChain?.isEmpty == false)
-        let states = try ids.map { try #require(try queue.job($0)).state }
+        let jobs = try ids.map { try #require(try queue.job($0)) }
+        let states = jobs.map(\.state)
         #expect(states.filter { $0 == .running }.count == 1 && states.filter { $0 == .queued }.count == 4, "\(states)")
+        // The one it took is handed back: its attempt uncounted, its lease over at once.
+        let taken = try #require(jobs.first { $0.state == .running })
+        #expect(taken.attempts == 0)
+        #expect(worker.metrics.registry.exposition().contains("sentinel_fleet_worker_chain_refused 1"))
+        // Another worker's reaper, whose chain records the expiry, queues it with no attempt spent.
+        let reaped = try FleetAudit(queue: queue, state: state, chain: "w2").reapExpiredLeases(actor: "w2")
+        #expect(reaped.map(\.jobID) == [taken.id])
+        let back = try #require(try queue.job(taken.id))
+        #expect(back.state == .queued && back.attempts == 0, "\(back.state) after \(back.attempts) attempts")
     }
 
     @Test("its chain refused when it reaps another worker's expired lease: it stops claiming too")

@@ -186,6 +186,20 @@ public final class JobQueue {
         }
     }
 
+    /// Gives a claimed job back when its worker can record nothing (its audit chain refused the
+    /// outcome): the attempt is uncounted and the lease over at once, so that the next reaper,
+    /// another worker whose chain records the expiry (``reapExpiredLeases(audit:)``), returns the
+    /// job to the queue without the attempt spent. False when the lease was lost.
+    @discardableResult
+    public func handBack(_ lease: JobLease) throws -> Bool {
+        try !storage.rows(
+            """
+            UPDATE fleet_jobs SET attempts = attempts - 1, lease_until = {now} - 1
+            WHERE id = $1 AND lease_token = $2 AND state = 'running' AND attempts > 0 RETURNING id
+            """, [String(lease.jobID), lease.token]
+        ).isEmpty
+    }
+
     /// Marks a running job cancelled after its worker stopped it; false when the lease was lost.
     /// `audit` appends the entry in the same transaction; if it throws, nothing is recorded.
     @discardableResult
