@@ -102,9 +102,18 @@ public struct HealLoop: Sendable {
         // there would hang for every candidate too, and must not spend the whole budget saying so.
         let baselineBudget = min(state.budgetLeft ?? 1, max(30, request.maxSeconds / 4))
         let baselineStarted = HealStageClock.now()
-        let (baseline, baselineOutput) = try verifier.run(tree: workspace.snapshot, timeout: baselineBudget, install: pinned)
+        // The same tree, command and sandbox as a heal before this one: its result stands.
+        let key = memory == nil ? nil : try? BaselineKey(tree: workspace.digest, verifier: verifier, install: pinned)
+        let cached = key.flatMap { key in try? memory?.baseline(key) }
+        let (baseline, baselineOutput) =
+            try cached ?? verifier.run(tree: workspace.snapshot, timeout: baselineBudget, install: pinned)
         state.clock.spent("baseline", since: baselineStarted)
-        state.account(baseline)
+        if cached != nil {
+            state.notes.append("baseline: the result of an earlier heal of the same tree, command and sandbox (not run again)")
+        } else {
+            state.account(baseline)
+            if let key { try? memory?.rememberBaseline(key, baseline, output: baselineOutput) }
+        }
         outcome.baseline = baseline
         if baseline.reason == .timeout {
             state.notes.append(

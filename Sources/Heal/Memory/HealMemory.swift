@@ -94,6 +94,18 @@ public final class HealMemory: Sendable {
                         PRIMARY KEY (repository, fingerprint, embedder)
                     );
                     """),
+            // The verify command's result on an unchanged tree, by tree, command and sandbox
+            // (``BaselineKey``): a heal of the same tree does not run it again.
+            Migration(
+                version: 5,
+                sql: """
+                    CREATE TABLE IF NOT EXISTS heal_baselines(
+                        key TEXT PRIMARY KEY,
+                        verification TEXT NOT NULL,
+                        output TEXT NOT NULL,
+                        created REAL NOT NULL
+                    );
+                    """),
         ], remedy: "use the Sentinel that wrote it, or move the file aside")
 
     /// Opens (creating) the memory at `path`. A file that is not a SQLite database, or fails

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import Digest
 import Foundation
 import Git
 import Support
@@ -21,6 +22,10 @@ public final class HealWorkspace: Sendable {
     public var snapshot: String { root + "/base" }
     /// Files in the snapshot (repository-relative paths), for actors.
     public let files: [String]
+    /// The snapshot's content as one SHA-256 (hex): every file's path, executable bit and bytes,
+    /// every link's path and target, every directory's path. Two snapshots with the same digest
+    /// give a command the same tree (the baseline cache's key, ``HealMemory/baseline(_:)``).
+    public let digest: String
     /// Directories of the repository nested deeper than `maxDepth` (paths ending in `/`): not
     /// copied, so not in the snapshot. The heal reports them in its notes.
     public let tooDeep: [String]
@@ -59,10 +64,14 @@ public final class HealWorkspace: Sendable {
         do {
             var files: [String] = []
             var bytes: Int64 = 0
+            var entries: [String] = []
             var scratch = stat()
             let own = (base ?? root).withCString { lstat($0, &scratch) } == 0 ? Identity(scratch) : nil
-            tooDeep = try Self.copyTree(from: repository, to: root + "/base", leavingOut: own, files: &files, bytes: &bytes)
+            tooDeep = try Self.copyTree(
+                from: repository, to: root + "/base", leavingOut: own, files: &files, bytes: &bytes, entries: &entries)
             self.files = files.sorted()
+            // The records in one order whatever order the directories were read in.
+            digest = SHA256.hex(entries.sorted().joined())
             fileSet = Set(files)
         } catch {
             ScratchDirectory.remove(root)
@@ -182,8 +191,11 @@ public final class HealWorkspace: Sendable {
     }
 
     /// `leavingOut`: the directory the snapshot is made in, never copied into itself.
+    /// `entries`: one record per directory, file and link copied, for ``digest``: the kind, the
+    /// path (NUL-terminated: a name may hold any other byte) and what the copy holds.
     private static func copyTree(
-        from repository: String, to snapshot: String, leavingOut own: Identity?, files: inout [String], bytes: inout Int64
+        from repository: String, to snapshot: String, leavingOut own: Identity?, files: inout [String], bytes: inout Int64,
+        entries: inout [String]
     ) throws -> [String] {
         var skippedDirectories: [String] = []
         // (source, target, repository-relative path, depth below the repository)
@@ -205,6 +217,7 @@ public final class HealWorkspace: Sendable {
                 case S_IFDIR:
                     if let own, Identity(info) == own { continue }
                     pending.append((from, to, path, depth + 1))
+                    entries.append("d \(path)\u{0}\n")
                 case S_IFREG:
                     bytes += Int64(info.st_size)
                     guard bytes <= maxBytes else {
@@ -213,9 +226,12 @@ public final class HealWorkspace: Sendable {
                     let data = try BoundedFile.read(from, limit: Int(maxBytes), followLinks: false)
                     try PreparedOutputFile(path: to).write(data, mode: info.st_mode & 0o755)
                     files.append(path)
+                    let executable = info.st_mode & 0o111 != 0 ? "x" : "-"
+                    entries.append("f \(path)\u{0}\(executable) \(SHA256.hex(data))\n")
                 case S_IFLNK:
                     let target = try FileManager.default.destinationOfSymbolicLink(atPath: from)
                     try FileManager.default.createSymbolicLink(atPath: to, withDestinationPath: target)
+                    entries.append("l \(path)\u{0}\(target)\u{0}\n")
                 default:
                     continue
                 }
