@@ -15,6 +15,12 @@ public enum AuditVerifier {
         public var line: Int
         /// What is wrong with it.
         public var reason: String
+        /// When the line is linked with another key than the one checked: that key's id.
+        public var otherKey: String? = nil
+        /// With `otherKey`: how many lines from this one to the end name that key.
+        public var otherKeyLines = 0
+        /// With `otherKey`: the number of the last line naming it.
+        public var otherKeyLastLine = 0
 
         /// A break at `line` for `reason`.
         public init(line: Int, reason: String) {
@@ -161,7 +167,16 @@ public enum AuditVerifier {
             case .success(let link):
                 if key != nil, object["key"] == nil { unkeyed += 1 }
                 previous = link
-            case .failure(let reason): return Result(validLines: number - 1, broken: Break(line: number, reason: reason.message))
+            case .failure(let reason):
+                var broken = Break(line: number, reason: reason.message)
+                if let key, let other = object["key"] as? String, other != key.id {
+                    // Which lines that key wrote, for the report: the rest of the log read for their `key` alone.
+                    let later = Self.lines(naming: other, in: bytes, from: start, number: number + 1)
+                    broken.otherKeyLines = later.count + 1
+                    broken.otherKeyLastLine = max(number, later.last)
+                    broken.otherKey = other
+                }
+                return Result(validLines: number - 1, broken: broken)
             }
             if wanted.contains(number) { hashes[number] = previous }
         }
@@ -179,6 +194,27 @@ public enum AuditVerifier {
         result.head = number > 0 ? AuditHead(sequence: number, hash: previous) : nil
         result.checkpointHashes = hashes
         return result
+    }
+
+    /// How many lines of `bytes` from offset `start` (line `number`) on name key `id`, and the
+    /// number of the last of them.
+    private static func lines(naming id: String, in bytes: [UInt8], from start: Int, number: Int) -> (count: Int, last: Int) {
+        var count = 0
+        var last = 0
+        var line = number
+        var offset = start
+        while offset < bytes.count {
+            let end = bytes[offset...].firstIndex(of: 0x0A) ?? bytes.count
+            if let object = try? JSONSerialization.jsonObject(with: Data(bytes[offset..<end])) as? [String: Any],
+                object["key"] as? String == id
+            {
+                count += 1
+                last = line
+            }
+            line += 1
+            offset = end + 1
+        }
+        return (count, last)
     }
 
     /// The link of `line` (its JSON `object`, its `prev` checked to be `previous`): SHA-256 without

@@ -66,7 +66,8 @@ struct FleetAuditVerifyCommand: ParsableCommand {
 
     func run() throws {
         let queue = try database.open()
-        let fleetAudit = FleetAudit(queue: queue, state: try audit.open(createKey: false))
+        let state = try audit.open(createKey: false)
+        let fleetAudit = FleetAudit(queue: queue, state: state)
         let given = try heads.map { path in
             AuditVerifier.Checkpoint(head: try FleetAuditState.readHead(path: path), name: "the head file \(path)")
         }
@@ -78,6 +79,15 @@ struct FleetAuditVerifyCommand: ParsableCommand {
             if let broken = result.broken {
                 Console.out("\(queue.location): chain \(chain.name): entry \(broken.line): \(broken.reason)")
                 Console.out("chain \(chain.name): broken at entry \(broken.line) (\(result.validLines) entries before it chain correctly)")
+                if let other = broken.otherKey {
+                    let which =
+                        broken.otherKeyLines == 1
+                        ? "entry \(broken.line) is"
+                        : "\(broken.otherKeyLines) entries from \(broken.line) to \(broken.otherKeyLastLine) are"
+                    Console.out(
+                        "  \(which) linked with key id \(other), not the fleet's (id \(state.key.id)): written on a machine holding another fleet-audit.key. To repair: check them on that machine (sentinel fleet audit verify --audit-key-file ITS-KEY); the job states they record stand as they are; give that machine the fleet's key (--audit-key-file) so it writes no more of them"
+                    )
+                }
                 continue
             }
             Console.out("chain \(chain.name): intact, \(result.validLines) entries\(result.head.map { ", head \($0)" } ?? "")")

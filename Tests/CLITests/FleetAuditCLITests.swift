@@ -253,8 +253,10 @@ struct FleetAuditCLITests {
         try FleetAudit(queue: queue, state: fleet, chain: "worker-a").append(AuditEntry(event: "job.succeeded", actor: "worker-a"))
         let strangerHome = try #require(try CLI.fleetEnvironment(database: "sqlite:" + path)["SENTINEL_HOME"])
         let stranger = try FleetAuditState.open(stateDirectory: strangerHome)
-        try FleetAudit(queue: queue, state: stranger, chain: "operator:mallory").append(
-            AuditEntry(event: "job.cancelled", actor: "mallory"))
+        for _ in 0..<3 {
+            try FleetAudit(queue: queue, state: stranger, chain: "operator:mallory").append(
+                AuditEntry(event: "job.cancelled", actor: "mallory"))
+        }
 
         let worker = try FleetProcess(["worker"], environment: environment)
         #expect(eventually(timeout: 120) { !worker.events("worker.started").isEmpty || !worker.process.isRunning }, "\(worker.events)")
@@ -264,6 +266,13 @@ struct FleetAuditCLITests {
         let verified = try CLI.run(["fleet", "audit", "verify"], environment: environment)
         #expect(verified.status == 1)
         #expect(verified.stdout.contains("operator:mallory"), "\(verified.stdout)")
+        // Which entries, whose key, and what to do about them.
+        let strangerKey = try FleetKeyID.of(home: strangerHome)
+        let fleetKey = try FleetKeyID.of(home: try #require(environment["SENTINEL_HOME"]))
+        #expect(
+            verified.stdout.contains(
+                "  3 entries from 1 to 3 are linked with key id \(strangerKey), not the fleet's (id \(fleetKey)): written on a machine holding another fleet-audit.key. To repair: check them on that machine (sentinel fleet audit verify --audit-key-file ITS-KEY)"
+            ), "\(verified.stdout)")
     }
 
     @Test("verify without the key, and with another machine's head file")
