@@ -32,6 +32,11 @@ public final class FleetWorker: Sendable {
     /// a line edited). Every later outcome would be refused too and left `running` until its lease
     /// expired, so it drains instead of burning the jobs' attempts; nil while it works.
     public var refusedChain: String? { chainRefusal.withLock { $0 } }
+    /// Set when the tables were migrated past what this build knows while it ran: it claims no more
+    /// jobs (the claim itself checks the version) and drains (``schemaNewer``).
+    private let newerSchema = Mutex<String?>(nil)
+    /// Why it stopped claiming for a newer schema (`the tables are at migration 9, this worker knows 8`).
+    public var schemaNewer: String? { newerSchema.withLock { $0 } }
 
     /// A worker on the queue at `url`.
     public init(
@@ -119,6 +124,11 @@ public final class FleetWorker: Sendable {
                 guard let job = try connection.with({ try $0.claim(owner: owner, leaseSeconds: options.leaseSeconds) }),
                     let lease = job.lease
                 else {
+                    // An empty claim on tables a newer build migrated: this worker is the old one.
+                    if slot == 0, let (found, known) = try? connection.with({ try $0.schemaVersion() }), let found, found != known {
+                        refuseSchema(found: found, known: known)
+                        continue
+                    }
                     let due = try connection.with { try $0.secondsUntilNextDue() } ?? 5
                     flushHeads()
                     runtime.listener.wait(runtime.listener.submitted, after: seen, timeout: min(max(due, 0.01), 5))
@@ -307,6 +317,21 @@ public final class FleetWorker: Sendable {
                 LogField("worker", .string(options.name)),
                 LogField("reason", .string("its audit chain refused an outcome; no further job is claimed")),
             ])
+        stop.advance(to: .draining)
+    }
+
+    /// Stops claiming on tables at another migration than this build's: its jobs running end as
+    /// usual (outcomes are written with statements every later migration keeps), none is taken.
+    private func refuseSchema(found: Int, known: Int) {
+        let reason = "the fleet tables are at migration \(found), this worker knows \(known)"
+        let first = newerSchema.withLock { refusal -> Bool in
+            defer { refusal = refusal ?? reason }
+            return refusal == nil
+        }
+        guard first else { return }
+        log.error(
+            "worker.stopping",
+            [LogField("worker", .string(options.name)), LogField("reason", .string(reason + "; no further job is claimed: upgrade it"))])
         stop.advance(to: .draining)
     }
 

@@ -154,6 +154,9 @@ struct FleetWorkerCommand: ParsableCommand {
         worker.run()
         server?.stop()
         withExtendedLifetime(signals) {}
+        if let newer = worker.schemaNewer {
+            throw SentinelError(.database, "worker \(options.name) stopped claiming: \(newer); upgrade sentinel on this machine")
+        }
         if let refusal = worker.refusedChain {
             throw SentinelError(
                 .auditChain,

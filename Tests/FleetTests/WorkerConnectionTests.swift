@@ -216,8 +216,8 @@ enum QueueBackendForFleet: String, CaseIterable, Sendable, CustomTestStringConve
     }
 }
 
-/// Polls `condition` every 50 ms for up to `timeout` seconds; whether it became true.
-private func eventually(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+/// Polls `condition` every 50 ms for up to `timeout` seconds; whether it became true (the fleet tests share it).
+func eventually(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if try condition() { return true }

@@ -58,7 +58,10 @@ public final class JobQueue {
     }
 
     /// Claims the most urgent due job for `owner` with a lease of `leaseSeconds`, or nil when none is
-    /// due. Jobs whose `exclusiveKey` a running job holds wait.
+    /// due. Jobs whose `exclusiveKey` a running job holds wait. Nothing is claimed while the tables
+    /// are at another migration than this build's (a newer build migrated them under a running
+    /// worker): the claim checks the version in the same statement, so a worker never takes a job
+    /// on tables it does not know (``schemaVersion()`` says why it idles).
     public func claim(owner: String, leaseSeconds: Double) throws -> Job? {
         while true {
             let token = UUID().uuidString
@@ -71,14 +74,15 @@ public final class JobQueue {
                         lease_until = {now} + $3, started_at = {now}
                     WHERE id = (
                         SELECT id FROM fleet_jobs AS candidate
-                        WHERE state = 'queued' AND run_after <= {now}
+                        WHERE (SELECT max(version) FROM fleet_schema_migrations) = CAST($4 AS INTEGER)
+                          AND state = 'queued' AND run_after <= {now}
                           AND (exclusive_key IS NULL OR NOT EXISTS (
                               SELECT 1 FROM fleet_jobs AS holder
                               WHERE holder.state = 'running' AND holder.exclusive_key = candidate.exclusive_key))
                         ORDER BY priority DESC, run_after, id
                         LIMIT 1 {skip_locked})
                     RETURNING \(Job.selectList)
-                    """, [owner, token, String(leaseSeconds)])
+                    """, [owner, token, String(leaseSeconds), String(QueueSchema.latestVersion)])
             }
             let rows = try storage.isServer ? claim() : storage.transaction(claim)
             guard let row = rows.first else { return nil }
@@ -90,6 +94,12 @@ public final class JobQueue {
                 try failUnreadable(row, error)
             }
         }
+    }
+
+    /// The migration the tables are at, and the one this build knows: a worker whose claims come
+    /// back empty asks this to tell an idle queue from tables a newer build has migrated.
+    public func schemaVersion() throws -> (found: Int?, known: Int) {
+        (try QueueSchema.recordedVersion(storage), QueueSchema.latestVersion)
     }
 
     /// Fails for good the claimed or expired row that `error` says this build cannot read.

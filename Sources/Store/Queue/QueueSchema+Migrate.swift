@@ -14,21 +14,23 @@ extension QueueSchema {
     /// took too, so an old and a new build starting together still create the tables one at a time.
     static let migrationLock = "sentinel-fleet-schema"
 
-    /// Brings `storage`'s fleet tables to `latestVersion`: each migration past the recorded one runs
-    /// in a transaction of its own with its row in `fleet_schema_migrations`, under the migration
+    /// Brings `storage`'s fleet tables to `latestVersion`: every migration past the recorded one
+    /// runs, each with its row in `fleet_schema_migrations`, in one transaction under the migration
     /// lock (an advisory transaction lock on PostgreSQL, the write lock of `BEGIN IMMEDIATE` on
     /// SQLite), and the version is read again under that lock, so concurrent migrators apply each
-    /// migration once. A database newer than this build is refused, never written.
+    /// migration once and a running worker sees the tables before the upgrade or after it, never
+    /// between two steps (its claim checks the version: ``JobQueue/claim(owner:leaseSeconds:)``).
+    /// A database newer than this build is refused, never written.
     static func migrate(_ storage: any QueueStorage) throws {
         // Every worker and command opens the queue: when the tables are current, no DDL and no lock
         // (on PostgreSQL even a CREATE INDEX IF NOT EXISTS locks fleet_jobs against every claim).
         // A database from before numbered migrations has no such table yet: the locked path adopts it.
         if let found = try? recordedVersion(storage), found == latestVersion { return }
-        while try storage.transaction({ try migrateOneStep(storage) }) {}
+        try storage.transaction { while try migrateOneStep(storage) {} }
     }
 
-    /// Under the lock: applies the next migration and returns true, or returns false when there is
-    /// none left.
+    /// In the migration's transaction, under the lock: applies the next migration and returns
+    /// true, or returns false when there is none left.
     static func migrateOneStep(_ storage: any QueueStorage) throws -> Bool {
         if storage.isServer {
             // A migration may wait for another migrator and rewrite whole tables: past the session's short limits.
