@@ -21,15 +21,15 @@ server = ft.Postgres("off")
 claim = """UPDATE fleet_jobs SET state = 'running', attempts = attempts + 1, lease_owner = $1, lease_token = $2,
     lease_until = extract(epoch from clock_timestamp())::double precision + $3, started_at = extract(epoch from clock_timestamp())::double precision
 WHERE id = (SELECT id FROM fleet_jobs AS candidate
-    WHERE state = 'queued' AND run_after <= extract(epoch from clock_timestamp())::double precision
+    WHERE (SELECT max(version) FROM fleet_schema_migrations) = CAST($4 AS INTEGER) AND state = 'queued' AND run_after <= extract(epoch from clock_timestamp())::double precision
       AND (exclusive_key IS NULL OR NOT EXISTS (SELECT 1 FROM fleet_jobs AS holder WHERE holder.state = 'running' AND holder.exclusive_key = candidate.exclusive_key))
     ORDER BY priority DESC, run_after, id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id"""
 def session(db, extra=""):
-    script = extra + f"PREPARE c(text, text, float8) AS {claim};\n\\timing on\n" + "".join(f"EXECUTE c('w', 't{i}', 30);\n" for i in range(40)) + "EXPLAIN EXECUTE c('w','x',30);\n"
+    script = extra + f"PREPARE c(text, text, float8, text) AS {claim};\n\\timing on\n" + "".join(f"EXECUTE c('w', 't{i}', 30, '{version}');\n" for i in range(40)) + f"EXPLAIN EXECUTE c('w','x',30,'{version}');\n"
     env = dict(os.environ, PGPASSWORD=server.password)
     out = subprocess.run([str(ft.PG_BIN / "psql"), "-X", "-A", "-t", "-h", "127.0.0.1", "-p", str(server.port), "-U", server.user, "-d", db], input=script, capture_output=True, text=True, env=env).stdout
     times = [float(l.split()[1]) for l in out.splitlines() if l.startswith("Time:")]
-    generic = "$3" in out
+    generic = "$3" in out or "$4" in out
     return sorted(times)[len(times)//2], times[-5:], generic
 try:
     db = "an_" + secrets.token_hex(3); url = server.create_database(db)
@@ -37,6 +37,8 @@ try:
     ft.run([sentinel, "fleet", "submit", "noop"], env=ft.sentinel_env(home, url))
     cols = server.psql("SELECT string_agg(column_name, ', ' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_name='fleet_jobs' AND column_name <> 'id'", database=db).strip()
     server.psql(f"INSERT INTO fleet_jobs ({cols}) SELECT {cols} FROM fleet_jobs, generate_series(2, {args.jobs}) WHERE id = (SELECT min(id) FROM fleet_jobs)", database=db)
+    global version
+    version = server.psql("SELECT max(version) FROM fleet_schema_migrations", database=db).strip()
     for name, extra in [("never analysed", ""), ("never analysed, force_generic_plan", "SET plan_cache_mode = force_generic_plan;\n"),
                         ("after ANALYZE", None)]:
         if extra is None:
