@@ -155,25 +155,26 @@ public struct RuleSet: Sendable {
                     census.append((header.id, taint.sanitizers))
                 }
             }
-            let texts = TaintPatterns.sharedSanitizerTexts(census.sorted { $0.id < $1.id }.map(\.sanitizers))
-            var known: [String: CompiledPattern] = [:]
-            for patterns in set.library.sanitizers.values { for p in patterns { known[p.source] = known[p.source] ?? p } }
-            for case .taint(let spec) in set.rules.map(\.mode) { for p in spec.sanitizers { known[p.source] = known[p.source] ?? p } }
-            // A shared sanitizer written in unread rules alone is compiled from one of them: read it.
-            let missing = Set(texts.filter { known[$0] == nil })
-            if !missing.isEmpty {
-                var needed: [Int] = []
-                for text in texts where missing.contains(text) {
-                    let holders = unreadTaint.filter { files[$0].indexed?.taint?.sanitizers.contains(text) == true }
-                    if let first = holders.first, !holders.contains(where: needed.contains) { needed.append(first) }
-                }
+            census.sort { $0.id < $1.id }
+            let texts = TaintPatterns.sharedSanitizerTexts(census.map(\.sanitizers))
+            // Each shared sanitizer compiled as `sharedSanitizers(_:)` takes it: from the first rule
+            // (by id) that has it. When that rule is unread, it is read after all.
+            var holders: [String: String] = [:]
+            for text in texts { holders[text] = census.first { $0.sanitizers.contains(text) }?.id }
+            // (Ids are unique, or the rule set is refused below; the first wins meanwhile.)
+            let unreadIds = Dictionary(
+                unreadTaint.compactMap { i in files[i].indexed?.header.map { ($0.id, i) } }, uniquingKeysWith: { first, _ in first })
+            let needed = Array(Set(texts.compactMap { holders[$0].flatMap { unreadIds[$0] } })).sorted()
+            if !needed.isEmpty {
                 unmatched.removeAll { needed.contains($0) }
                 try parse(&files, needed)
-                let extra = try loadRules(files, needed, library: set.library)
-                set.rules += extra.rules
-                for case .taint(let spec) in extra.rules.map(\.mode) { for p in spec.sanitizers { known[p.source] = known[p.source] ?? p } }
+                set.rules += try loadRules(files, needed, library: set.library).rules
             }
-            shared = texts.compactMap { known[$0] }
+            let byId = Dictionary(set.rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            shared = texts.compactMap { text in
+                guard let holder = holders[text], case .taint(let spec)? = byId[holder]?.mode else { return nil }
+                return spec.sanitizers.first { $0.source == text }
+            }
         }
         let unloaded = unmatched.compactMap { files[$0].indexed?.header }
         var rules = try RuleSet(
