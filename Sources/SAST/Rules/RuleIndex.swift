@@ -58,6 +58,9 @@ public struct RuleIndex: Sendable, Codable, Equatable {
         public var sinks: [[String]]
         /// The text of each sanitizer pattern it applies (its own and its sets'), in its order.
         public var sanitizers: [String]
+        /// The sanitizer sets it includes (`- include: NAME`): a shared sanitizer from one of them
+        /// is compiled there, so the rule need not be read for it.
+        public var sanitizerSets: [String] = []
     }
 
     /// The literal text a rule needs (``RegexLiterals``), as bytes.
@@ -106,7 +109,7 @@ public struct RuleIndex: Sendable, Codable, Equatable {
                 languages: languages, identifiers: nil, header: nil)
             if !entry.isSet, case .python(let rule) = try RuleLoader.parseAny(root, file: path, library: library) {
                 (entry.identifiers, entry.text) = Self.skippableRequirement(rule, root: root, file: path)
-                entry.taint = Self.taintNeeds(rule)
+                entry.taint = Self.taintNeeds(rule, root: root)
                 if entry.identifiers != nil || entry.text != nil || entry.taint != nil {
                     entry.header = Header(id: rule.id, descriptor: rule.descriptor, bandit: rule.banditIds, semgrep: rule.semgrepIds)
                 }
@@ -141,7 +144,7 @@ public struct RuleIndex: Sendable, Codable, Equatable {
     /// do not show), and its confidence settings do not make the engine read handlers or
     /// exceptions for every rule. The sanitizers named by sets are the sets' as indexed: a scan
     /// leaves no taint rule unread unless every set file is the one indexed.
-    static func taintNeeds(_ rule: Rule) -> TaintNeeds? {
+    static func taintNeeds(_ rule: Rule, root: DocumentNode) -> TaintNeeds? {
         guard case .taint(let spec) = rule.mode, rule.adminHandlersConfidence == nil, rule.applicationErrorsConfidence == nil,
             spec.sinks.allSatisfy({ $0.targetRegex == nil })
         else { return nil }
@@ -149,7 +152,8 @@ public struct RuleIndex: Sendable, Codable, Equatable {
         guard patterns.relevance.targetSinks.isEmpty, let alternatives = patterns.sinkNames.alternatives, !alternatives.isEmpty,
             alternatives.allSatisfy({ !$0.isEmpty })
         else { return nil }
-        return TaintNeeds(sinks: alternatives.map { $0.sorted() }, sanitizers: spec.sanitizers.map(\.source))
+        let sets = root["sanitizers"]?.elements.compactMap { $0["include"]?.string } ?? []
+        return TaintNeeds(sinks: alternatives.map { $0.sorted() }, sanitizers: spec.sanitizers.map(\.source), sanitizerSets: sets)
     }
 
     /// The index as committed: one file's entry per line (a change to a rule is a one-line diff),

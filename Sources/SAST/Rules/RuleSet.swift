@@ -158,13 +158,25 @@ public struct RuleSet: Sendable {
             census.sort { $0.id < $1.id }
             let texts = TaintPatterns.sharedSanitizerTexts(census.map(\.sanitizers))
             // Each shared sanitizer compiled as `sharedSanitizers(_:)` takes it: from the first rule
-            // (by id) that has it. When that rule is unread, it is read after all.
+            // (by id) that has it. When that rule is unread, from a set it includes, else the rule
+            // is read after all.
             var holders: [String: String] = [:]
             for text in texts { holders[text] = census.first { $0.sanitizers.contains(text) }?.id }
             // (Ids are unique, or the rule set is refused below; the first wins meanwhile.)
             let unreadIds = Dictionary(
                 unreadTaint.compactMap { i in files[i].indexed?.header.map { ($0.id, i) } }, uniquingKeysWith: { first, _ in first })
-            let needed = Array(Set(texts.compactMap { holders[$0].flatMap { unreadIds[$0] } })).sorted()
+            var fromSets: [String: CompiledPattern] = [:]
+            for text in texts {
+                guard let holder = holders[text], let i = unreadIds[holder], let taint = files[i].indexed?.taint else { continue }
+                for name in taint.sanitizerSets {
+                    if let member = set.library.sanitizers[name]?.first(where: { $0.source == text }) {
+                        fromSets[text] = member
+                        break
+                    }
+                }
+            }
+            let needed = Array(Set(texts.compactMap { text in fromSets[text] == nil ? holders[text].flatMap { unreadIds[$0] } : nil }))
+                .sorted()
             if !needed.isEmpty {
                 unmatched.removeAll { needed.contains($0) }
                 try parse(&files, needed)
@@ -172,6 +184,7 @@ public struct RuleSet: Sendable {
             }
             let byId = Dictionary(set.rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             shared = texts.compactMap { text in
+                if let member = fromSets[text] { return member }
                 guard let holder = holders[text], case .taint(let spec)? = byId[holder]?.mode else { return nil }
                 return spec.sanitizers.first { $0.source == text }
             }
