@@ -47,6 +47,8 @@ import Testing
         #expect(rules.rules.count + rules.unloaded.count == python.rules.count)
         #expect(rules.descriptors.map(\.id).sorted() == python.descriptors.map(\.id).sorted())
         #expect(rules.sharedSanitizers != nil)
+        // The first rule by id with the shared type coercions takes them from its set: it stays unread.
+        #expect(rules.unloaded.contains { $0.id == "python.taint-code-injection" })
         #expect(Self.sharedTexts(rules) == Self.sharedTexts(python))
         #expect(!Self.sharedTexts(python).isEmpty)
         let found = RuleIndexTests.summary(SASTEngine(rules: rules).scanProject(files: [app], project: project, read: read))
