@@ -22,20 +22,10 @@ import Testing
 
     @Test("a Python file without most sinks leaves their taint rules unread; the shared sanitizers are those of all")
     func unreadTaintRulesKeepTheSharedSanitizers() throws {
-        let directory = try RuleIndexTests.temporaryDirectory("taint")
+        let (directory, app) = try RuleIndexTests.flaskApp(
+            "taint",
+            body: "    n = int(request.args[\"n\"])\n    return subprocess.check_output(request.args[\"cmd\"] + str(n), shell=True)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let app = directory.appendingPathComponent("app.py").path
-        try """
-        import subprocess
-        from flask import Flask, request
-
-        app = Flask(__name__)
-
-        @app.route("/run")
-        def run():
-            n = int(request.args["n"])
-            return subprocess.check_output(request.args["cmd"] + str(n), shell=True)
-        """.write(toFile: app, atomically: true, encoding: .utf8)
         let (project, identifiers, read) = RuleIndexTests.project([app])
         let documents = try RuleSet.read(directories: [Self.shipped], indexed: [Self.shipped])
         let rules = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [Self.shipped], tree: identifiers)

@@ -105,10 +105,10 @@ import Testing
         #expect(SASTEngine.contents(of: files, project: project2, read: read, budget: 10) == nil)
     }
 
-    @Test("a one-file Flask app leaves most search rules unread, and reads none of them as YAML")
-    func smallTreeSkipsRules() throws {
-        let directory = try Self.temporaryDirectory("flask")
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// A fresh directory (removed by the caller) holding `app.py`: a Flask app whose one route
+    /// `/run` has `body` (lines indented four spaces) as its view.
+    static func flaskApp(_ name: String, body: String) throws -> (directory: URL, app: String) {
+        let directory = try temporaryDirectory(name)
         let app = directory.appendingPathComponent("app.py").path
         try """
         import subprocess
@@ -118,8 +118,16 @@ import Testing
 
         @app.route("/run")
         def run():
-            return subprocess.check_output(request.args["cmd"], shell=True)
+        \(body)
         """.write(toFile: app, atomically: true, encoding: .utf8)
+        return (directory, app)
+    }
+
+    @Test("a one-file Flask app leaves most search rules unread, and reads none of them as YAML")
+    func smallTreeSkipsRules() throws {
+        let (directory, app) = try Self.flaskApp(
+            "flask", body: "    return subprocess.check_output(request.args[\"cmd\"], shell=True)")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let (project, identifiers, read) = Self.project([app])
         let documents = try RuleSet.read(directories: [Self.shipped], indexed: [Self.shipped])
         let rules = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [Self.shipped], tree: identifiers)

@@ -33,6 +33,15 @@ struct PatternSearch: Sendable {
         return out
     }
 
+    /// Every match of a compiled pattern: none, unsearched, in a file that lacks the identifiers or
+    /// strings every match of it needs.
+    func matches(_ pattern: CompiledPattern, within: [EnclosingRegions] = [], probes: [BindingProbe] = []) -> [PatternMatch] {
+        guard pattern.requiredIdentifiers.isSubset(of: index.identifiers), index.hasStrings(pattern.requiredStrings) else {
+            return []
+        }
+        return matches(pattern.tree, within: within, probes: probes)
+    }
+
     /// A run of statements matched against every statement list, from every starting statement.
     /// (``StatementSequence``: linear in each list for the patterns rules use.)
     private func sequenceMatches(_ statements: [SyntaxNode]) -> [PatternMatch] {
@@ -67,11 +76,8 @@ struct PatternSearch: Sendable {
     ) -> [PatternMatch] {
         switch formula {
         case .pattern(let pattern):
-            guard pattern.requiredIdentifiers.isSubset(of: index.identifiers), index.hasStrings(pattern.requiredStrings) else {
-                return []
-            }
             let probes = regexes.compactMap { BindingProbe($0.name, in: pattern.tree, regex: $0.regex) }
-            return matches(pattern.tree, within: within, probes: probes)
+            return matches(pattern, within: within, probes: probes)
         case .either(let alternatives):
             return alternatives.flatMap { matches($0, within: within, regexes: regexes) }
         case .all(let clauses):

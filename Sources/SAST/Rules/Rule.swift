@@ -191,6 +191,8 @@ public struct TaintSpec: Sendable, Hashable {
     public var sanitizers: [CompiledPattern]
     /// The source sets the rule includes (`- include: web-request`), which models extend.
     public var sourceSets: [String] = []
+    /// The sanitizer sets it includes (`- include: type-coercions`), which the rule index names.
+    public var sanitizerSets: [String] = []
 }
 
 /// What a rule looks for.

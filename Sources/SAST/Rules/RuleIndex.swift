@@ -109,7 +109,7 @@ public struct RuleIndex: Sendable, Codable, Equatable {
                 languages: languages, identifiers: nil, header: nil)
             if !entry.isSet, case .python(let rule) = try RuleLoader.parseAny(root, file: path, library: library) {
                 (entry.identifiers, entry.text) = Self.skippableRequirement(rule, root: root, file: path)
-                entry.taint = Self.taintNeeds(rule, root: root)
+                entry.taint = Self.taintNeeds(rule)
                 if entry.identifiers != nil || entry.text != nil || entry.taint != nil {
                     entry.header = Header(id: rule.id, descriptor: rule.descriptor, bandit: rule.banditIds, semgrep: rule.semgrepIds)
                 }
@@ -144,16 +144,15 @@ public struct RuleIndex: Sendable, Codable, Equatable {
     /// do not show), and its confidence settings do not make the engine read handlers or
     /// exceptions for every rule. The sanitizers named by sets are the sets' as indexed: a scan
     /// leaves no taint rule unread unless every set file is the one indexed.
-    static func taintNeeds(_ rule: Rule, root: DocumentNode) -> TaintNeeds? {
-        guard case .taint(let spec) = rule.mode, rule.adminHandlersConfidence == nil, rule.applicationErrorsConfidence == nil,
-            spec.sinks.allSatisfy({ $0.targetRegex == nil })
+    static func taintNeeds(_ rule: Rule) -> TaintNeeds? {
+        guard case .taint(let spec) = rule.mode, rule.adminHandlersConfidence == nil, rule.applicationErrorsConfidence == nil
         else { return nil }
+        // `sinkNames` is nil when a sink needs no identifier; it leaves out the sinks found by name.
         let patterns = TaintPatterns(spec, cwe: rule.cwe)
-        guard patterns.relevance.targetSinks.isEmpty, let alternatives = patterns.sinkNames.alternatives, !alternatives.isEmpty,
-            alternatives.allSatisfy({ !$0.isEmpty })
+        guard patterns.relevance.targetSinks.isEmpty, let alternatives = patterns.sinkNames.alternatives, !alternatives.isEmpty
         else { return nil }
-        let sets = root["sanitizers"]?.elements.compactMap { $0["include"]?.string } ?? []
-        return TaintNeeds(sinks: alternatives.map { $0.sorted() }, sanitizers: spec.sanitizers.map(\.source), sanitizerSets: sets)
+        return TaintNeeds(
+            sinks: alternatives.map { $0.sorted() }, sanitizers: spec.sanitizers.map(\.source), sanitizerSets: spec.sanitizerSets)
     }
 
     /// The index as committed: one file's entry per line (a change to a rule is a one-line diff),

@@ -147,7 +147,8 @@ public enum RuleLoader {
                     sources: try c.sources(sources),
                     sinks: try c.sinks(sinks),
                     sanitizers: try map["sanitizers"].map { try c.sanitizers($0) } ?? [],
-                    sourceSets: try c.includedSets(sources, "sources")))
+                    sourceSets: try c.includedSets(sources, "sources"),
+                    sanitizerSets: try map["sanitizers"].map { try c.includedSets($0, "sanitizers") } ?? []))
         default:
             throw fail(file, map.line("mode"), "bad mode '\(modeText)' (expected search, taint or route)")
         }
@@ -427,7 +428,7 @@ struct Cursor {
         }
     }
 
-    /// The names of the sets a `sources:` list includes.
+    /// The names of the sets a `sources:` or `sanitizers:` list includes.
     func includedSets(_ node: DocumentNode, _ path: String) throws -> [String] {
         try node.elements.compactMap { entry in try entry["include"].map { try string($0, path) } }
     }

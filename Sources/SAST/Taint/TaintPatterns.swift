@@ -287,12 +287,9 @@ final class SourceMatchCache {
     /// The regions of the file `inside` matches, searched once per file.
     private func insideRegions(_ inside: CompiledPattern, in index: FileIndex) -> OffsetRegions {
         if let known = insides[inside.source] { return known }
-        // A file without the identifiers or strings every match needs has none: a statement
-        // run (`function $F(...) {...} ... module.exports = $F`) is otherwise tried from every
-        // statement of every block.
-        let possible = inside.requiredIdentifiers.isSubset(of: index.identifiers) && index.hasStrings(inside.requiredStrings)
-        let found = OffsetRegions(
-            possible ? PatternSearch(index: index).matches(inside.tree).map { ($0.range.start.offset, $0.range.end.offset) } : [])
+        // Through the compiled pattern's file check: a statement run (`function $F(...) {...} ...
+        // module.exports = $F`) in a file without `exports` is not tried from every statement.
+        let found = OffsetRegions(PatternSearch(index: index).matches(inside).map { ($0.range.start.offset, $0.range.end.offset) })
         insides[inside.source] = found
         return found
     }
