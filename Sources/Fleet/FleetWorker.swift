@@ -305,34 +305,30 @@ public final class FleetWorker: Sendable {
     /// refused the same way and they are handed back, ``handBack(_:_:)``), no new job is taken, and
     /// `/metrics` shows the worker unhealthy (`sentinel_fleet_worker_chain_refused` 1).
     private func refuseChain(_ error: any Error) {
-        let first = chainRefusal.withLock { refusal -> Bool in
-            defer { refusal = refusal ?? "\(error)" }
-            return refusal == nil
-        }
-        guard first else { return }
+        guard stopClaiming(chainRefusal, "\(error)", saying: "its audit chain refused an outcome; no further job is claimed")
+        else { return }
         metrics.chainRefused.set(1)
-        log.error(
-            "worker.stopping",
-            [
-                LogField("worker", .string(options.name)),
-                LogField("reason", .string("its audit chain refused an outcome; no further job is claimed")),
-            ])
-        stop.advance(to: .draining)
     }
 
     /// Stops claiming on tables at another migration than this build's: its jobs running end as
     /// usual (outcomes are written with statements every later migration keeps), none is taken.
     private func refuseSchema(found: Int, known: Int) {
         let reason = "the fleet tables are at migration \(found), this worker knows \(known)"
-        let first = newerSchema.withLock { refusal -> Bool in
-            defer { refusal = refusal ?? reason }
-            return refusal == nil
+        stopClaiming(newerSchema, reason, saying: reason + "; no further job is claimed: upgrade it")
+    }
+
+    /// Keeps the first `reason` in `refusal`, logs `worker.stopping` with `message` and drains;
+    /// false (and nothing done) when a reason was kept there already.
+    @discardableResult
+    private func stopClaiming(_ refusal: borrowing Mutex<String?>, _ reason: String, saying message: String) -> Bool {
+        let first = refusal.withLock { kept -> Bool in
+            defer { kept = kept ?? reason }
+            return kept == nil
         }
-        guard first else { return }
-        log.error(
-            "worker.stopping",
-            [LogField("worker", .string(options.name)), LogField("reason", .string(reason + "; no further job is claimed: upgrade it"))])
+        guard first else { return false }
+        log.error("worker.stopping", [LogField("worker", .string(options.name)), LogField("reason", .string(message))])
         stop.advance(to: .draining)
+        return true
     }
 
     /// Writes the audit head files this worker's appends have left behind (`FleetAuditState.flush`).
