@@ -69,14 +69,17 @@ let package = Package(
         // win over the lean launcher's archive. Debian keeps its header and library in the default
         // paths; CSandbox names the library itself (a C target does not autolink).
         .systemLibrary(name: "CSeccomp"),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // libpq, PostgreSQL's own client: fleet mode's server connection (URIs, PGPASSFILE, sslmode,
-        // LISTEN/NOTIFY as every PostgreSQL tool has them). Chosen over PostgresNIO: a first build of
-        // PostgresNIO took 294 s on this machine and brings an event loop into a synchronous store.
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libcurl (HTTP) and libpq, PostgreSQL's own client (fleet mode's server connection: URIs,
+        // PGPASSFILE, sslmode, LISTEN/NOTIFY as every PostgreSQL tool has them), each loaded with
+        // dlopen on first use: linked, the two and what they need (GnuTLS, Kerberos, LDAP: 30
+        // libraries) cost every process's start 3 ms of CPU, and most commands use neither. libpq
+        // over PostgresNIO: a first build of PostgresNIO took 294 s on this machine and brings an
+        // event loop into a synchronous store. Debian's -dev packages hold the headers.
+        .target(name: "CCurl", cSettings: strictC, linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CPostgres", cSettings: strictC, linkerSettings: [.linkedLibrary("dl")]),
 
         // The clone..execve window: C only, no Swift runs in the child.
         .target(
@@ -302,7 +305,7 @@ for target in package.targets where crossModuleOptimized.contains(target.name) {
 // conformance search through every record in the binary and an instantiation per type the first
 // time it is used: 16 % of the instructions a `sandbox run` launcher executes (callgrind, 4.62 M →
 // 3.86 M; bench/launch-overhead.sh), for a few KB more code. C targets take no Swift flags.
-let cTargets: Set<String> = ["CSandbox", "CSystem", "sentinel-probe"]
+let cTargets: Set<String> = ["CCurl", "CPostgres", "CSandbox", "CSystem", "sentinel-probe"]
 for target in package.targets where [.regular, .executable].contains(target.type) && !cTargets.contains(target.name) {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [

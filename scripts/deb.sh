@@ -90,6 +90,9 @@ depends="$(cd "$work/shlibs" && dpkg-shlibdeps -O "${binaries[@]}" 2>"$work/shli
     fail "dpkg-shlibdeps: $(cat "$work/shlibdeps.log")"
 depends="${depends#shlibs:Depends=}"
 [[ "$depends" == *libc6* ]] || fail "dpkg-shlibdeps printed no dependencies: '$depends'"
+# libcurl and libpq are loaded on first use (dlopen), so no binary names them: named here, with
+# the libcurl release that brought the option strings the client sets (CURLOPT_PROTOCOLS_STR).
+depends="$depends, libcurl4 (>= 7.85.0), libpq5"
 
 # 4. Normalised modes and times, the control files, the archive.
 chmod -R u=rwX,go=rX "$stage"

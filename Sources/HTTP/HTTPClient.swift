@@ -38,17 +38,22 @@ public enum HTTPClient {
 
     private static func perform(_ request: HTTPRequest, into transfer: HTTPTransfer) throws -> HTTPResponse {
         try validate(request)
-        guard let curl = curl_easy_init() else { throw SentinelError(.network, "\(request.label): curl_easy_init failed") }
-        defer { curl_easy_cleanup(curl) }
+        if let missing = sentinel_curl_load() {
+            throw SentinelError(.network, "\(request.label): libcurl: \(String(cString: missing))")
+        }
+        guard let curl = sentinel_curl_easy_init() else {
+            throw SentinelError(.network, "\(request.label): curl_easy_init failed")
+        }
+        defer { sentinel_curl_easy_cleanup(curl) }
 
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { sentinel_curl_slist_free_all(headerList) }
         var headers = request.headers
         // An empty `Expect:` stops curl from waiting for a `100 Continue` before a larger body.
         if !request.body.isEmpty, !headers.keys.contains(where: { $0.lowercased() == "expect" }) { headers["Expect"] = "" }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            headerList = curl_slist_append(headerList, "\(name): \(value)")
+            headerList = sentinel_curl_slist_append(headerList, "\(name): \(value)")
         }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         defer { errorBuffer.deallocate() }
@@ -83,14 +88,14 @@ public enum HTTPClient {
         setup += setMethodAndBody(curl, request)
         if let failed = setup.first(where: { $0 != CURLE_OK }) {
             throw SentinelError(
-                .network, "\(request.label): curl_easy_setopt failed: \(String(cString: curl_easy_strerror(failed)))")
+                .network, "\(request.label): curl_easy_setopt failed: \(String(cString: sentinel_curl_easy_strerror(failed)))")
         }
 
-        let result = withExtendedLifetime(transfer) { curl_easy_perform(curl) }
+        let result = withExtendedLifetime(transfer) { sentinel_curl_easy_perform(curl) }
         if let failure = transfer.failure { throw SentinelError(.network, "\(request.label): \(failure)") }
         guard result == CURLE_OK || (transfer.truncated && result == CURLE_WRITE_ERROR) else {
             let detail = String(cString: errorBuffer)
-            let text = detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail
+            let text = detail.isEmpty ? String(cString: sentinel_curl_easy_strerror(result)) : detail
             if result == CURLE_FILESIZE_EXCEEDED {
                 throw SentinelError(.network, "\(request.label): response larger than \(request.maxBytes) bytes")
             }

@@ -87,6 +87,13 @@ import Testing
             }
         }
 
+        // libcurl and libpq are loaded on first use, so no binary names them: Depends does, and
+        // both load in the installed package (a refused connection is libpq's own message).
+        #expect(depends.contains("libcurl4") && depends.contains("libpq5"), "\(depends)")
+        let connect = try DebianRoot.run(root, ["sentinel", "fleet", "status", "--database", "postgres://nobody@127.0.0.1:1/x"])
+        #expect(connect.status == 1 && connect.stderr.contains("cannot connect: connection to server"), "\(connect.stderr)")
+        #expect(!connect.stderr.contains("libpq:"), "\(connect.stderr)")
+
         let version = try DebianRoot.run(root, ["sentinel", "--version"])
         #expect(version.status == 0 && version.stdout == DebianRoot.version + "\n", "\(version.stdout)\(version.stderr)")
         let rules = try DebianRoot.run(root, ["sentinel", "rules", "list"])

@@ -17,7 +17,7 @@ struct RegexLiterals: Sendable, Hashable {
     private let searches: [NeedleSet]
 
     /// No requirement: every text may match.
-    static let none = RegexLiterals(required: [], caseInsensitive: false)
+    static let none = RegexLiterals(required: [LiteralSet](), caseInsensitive: false)
 
     /// The requirement of an ICU expression (as `NSRegularExpression` reads it).
     init(pattern: String) {
@@ -39,15 +39,15 @@ struct RegexLiterals: Sendable, Hashable {
     /// What every one of `parts` requires.
     init(allOf parts: [RegexLiterals]) {
         self.init(
-            required: RegexLiteralReader.strongest(parts.flatMap { $0.required.map(Set.init) }, keep: 4),
+            required: RegexLiteralReader.strongest(parts.flatMap { $0.required.map(LiteralSet.init) }, keep: 4),
             caseInsensitive: parts.contains { $0.caseInsensitive })
     }
 
     /// What any one of `parts` requires: one string of each part's strongest set.
     init(anyOf parts: [RegexLiterals]) {
-        var union = Set<[UInt8]>()
+        var union = LiteralSet()
         for part in parts {
-            guard let best = RegexLiteralReader.strongest(part.required.map(Set.init), keep: 1).first else {
+            guard let best = RegexLiteralReader.strongest(part.required.map(LiteralSet.init), keep: 1).first else {
                 self = .none
                 return
             }
@@ -56,7 +56,12 @@ struct RegexLiterals: Sendable, Hashable {
         self.init(required: union.isEmpty ? [] : [union], caseInsensitive: parts.contains { $0.caseInsensitive })
     }
 
-    init(required: [Set<[UInt8]>], caseInsensitive: Bool) {
+    /// A requirement read back (the rule index stores each entry's strings).
+    init(required: [[[UInt8]]], caseInsensitive: Bool) {
+        self.init(required: required.map(LiteralSet.init), caseInsensitive: caseInsensitive)
+    }
+
+    fileprivate init(required: [LiteralSet], caseInsensitive: Bool) {
         // Shortest strings first: they are found soonest.
         self.required = required.map { $0.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) } }
         self.caseInsensitive = caseInsensitive
@@ -157,13 +162,99 @@ private struct NeedleSet: Sendable, Hashable {
     }
 }
 
+/// A small set of byte strings kept sorted and unique in an array: the reader's sets hold at
+/// most ``RegexLiteralReader/maximumStrings`` short strings, where hashing every byte of every
+/// string into a `Set` cost more than the comparisons a sorted array needs (most of loading a
+/// rule set's regular expressions, issue 77).
+struct LiteralSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral {
+    /// The strings in lexicographic order (the empty string, when present, first).
+    private(set) var strings: [[UInt8]]
+
+    init() { strings = [] }
+
+    init(_ strings: some Sequence<[UInt8]>) {
+        var sorted = strings.sorted { $0.lexicographicallyPrecedes($1) }
+        var unique = 0
+        for i in sorted.indices where i == 0 || sorted[i] != sorted[unique - 1] {
+            sorted.swapAt(unique, i)
+            unique += 1
+        }
+        sorted.removeLast(sorted.count - unique)
+        self.strings = sorted
+    }
+
+    init(arrayLiteral elements: [UInt8]...) { self.init(elements) }
+
+    var count: Int { strings.count }
+    var isEmpty: Bool { strings.isEmpty }
+    func makeIterator() -> IndexingIterator<[[UInt8]]> { strings.makeIterator() }
+
+    /// The length of the shortest string (0 for an empty set).
+    var shortestLength: Int { strings.lazy.map(\.count).min() ?? 0 }
+
+    func contains(_ string: [UInt8]) -> Bool {
+        if string.isEmpty { return strings.first?.isEmpty == true }
+        let at = insertionPoint(string)
+        return at < strings.count && strings[at] == string
+    }
+
+    mutating func insert(_ string: [UInt8]) {
+        let at = insertionPoint(string)
+        if at < strings.count && strings[at] == string { return }
+        strings.insert(string, at: at)
+    }
+
+    mutating func formUnion(_ other: LiteralSet) {
+        if other.isEmpty { return }
+        if isEmpty {
+            self = other
+            return
+        }
+        var merged: [[UInt8]] = []
+        merged.reserveCapacity(count + other.count)
+        var (i, j) = (0, 0)
+        while i < strings.count || j < other.strings.count {
+            if j == other.strings.count || (i < strings.count && strings[i].lexicographicallyPrecedes(other.strings[j])) {
+                merged.append(strings[i])
+                i += 1
+            } else {
+                if i < strings.count && strings[i] == other.strings[j] { i += 1 }
+                merged.append(other.strings[j])
+                j += 1
+            }
+        }
+        strings = merged
+    }
+
+    func union(_ other: LiteralSet) -> LiteralSet {
+        var out = self
+        out.formUnion(other)
+        return out
+    }
+
+    /// A fixed order among sets (their sorted strings compared in turn), for stable choices.
+    func precedes(_ other: LiteralSet) -> Bool {
+        strings.lexicographicallyPrecedes(other.strings) { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// The index where `string` is or would be.
+    private func insertionPoint(_ string: [UInt8]) -> Int {
+        var (low, high) = (0, strings.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if strings[middle].lexicographicallyPrecedes(string) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
+
 /// What one piece of an expression tells about the text it matches.
 private struct LiteralInfo {
     /// Every string the piece can match, when they are few (lowercased); `[]` stands for the
     /// empty match of an optional piece or an assertion.
-    var exact: Set<[UInt8]>?
+    var exact: LiteralSet?
     /// Sets of which one string occurs in every match of the piece.
-    var required: [Set<[UInt8]>] = []
+    var required: [LiteralSet] = []
 
     static let empty = LiteralInfo(exact: [[]])
     static let unknown = LiteralInfo(exact: nil)
@@ -205,7 +296,7 @@ private struct RegexLiteralReader {
         if branches.count == 1 { return branches[0] }
         var out = LiteralInfo.unknown
         if branches.allSatisfy({ $0.exact != nil }) {
-            let union = branches.reduce(into: Set<[UInt8]>()) { $0.formUnion($1.exact!) }
+            let union = branches.reduce(into: LiteralSet()) { $0.formUnion($1.exact!) }
             if union.count <= Self.maximumStrings {
                 out.exact = union
                 return out
@@ -214,8 +305,8 @@ private struct RegexLiteralReader {
         // Each branch's strongest set; one branch without any leaves the whole without. When
         // their union is too large, each branch's smallest set (`key` rather than the 24 ways
         // `(?:api|auth|...)_?key` can be spelled).
-        for pick in [{ Self.strongest($0, keep: 1).first }, Self.smallest] as [([Set<[UInt8]>]) -> Set<[UInt8]>?] {
-            var union = Set<[UInt8]>()
+        for pick in [{ Self.strongest($0, keep: 1).first }, Self.smallest] as [([LiteralSet]) -> LiteralSet?] {
+            var union = LiteralSet()
             for branch in branches {
                 guard let best = pick(Self.candidates(branch)) else { return out }
                 union.formUnion(best)
@@ -231,10 +322,10 @@ private struct RegexLiteralReader {
     /// `sets` without those another one implies (`pass` beside `pass|password`): they would
     /// only cost a search. (Kept while reading: a small implied set is what an alternation of
     /// many spellings falls back on.)
-    static func withoutImplied(_ sets: [Set<[UInt8]>]) -> [Set<[UInt8]>] {
-        var unique: [Set<[UInt8]>] = []
+    static func withoutImplied(_ sets: [LiteralSet]) -> [LiteralSet] {
+        var unique: [LiteralSet] = []
         for set in sets where !set.isEmpty && !unique.contains(set) { unique.append(set) }
-        var kept: [Set<[UInt8]>] = []
+        var kept: [LiteralSet] = []
         for set in unique {
             // Implied by a stronger set, or equivalent to one kept already (`pass` and `pass|password`).
             if unique.contains(where: { $0 != set && implies($0, set) && !implies(set, $0) }) { continue }
@@ -246,27 +337,27 @@ private struct RegexLiteralReader {
 
     /// Whether a text holding one string of `a` always holds one of `b`: each string of `a`
     /// contains one of `b`.
-    private static func implies(_ a: Set<[UInt8]>, _ b: Set<[UInt8]>) -> Bool {
+    private static func implies(_ a: LiteralSet, _ b: LiteralSet) -> Bool {
         // The strings are lowercased already: the prefilter's own search compares them as they are.
         a.allSatisfy { string in string.withUnsafeBufferPointer { text in b.contains { RegexLiterals.occurs($0, in: text) } } }
     }
 
     /// The set with the fewest strings (then the longest shortest string).
-    private static func smallest(_ sets: [Set<[UInt8]>]) -> Set<[UInt8]>? {
+    private static func smallest(_ sets: [LiteralSet]) -> LiteralSet? {
         sets.filter { !$0.isEmpty }.min { a, b in
             if a.count != b.count { return a.count < b.count }
-            return (a.map(\.count).min() ?? 0) > (b.map(\.count).min() ?? 0)
+            return a.shortestLength > b.shortestLength
         }
     }
 
     private mutating func concatenation() -> LiteralInfo? {
-        var required: [Set<[UInt8]>] = []
-        var run: Set<[UInt8]> = [[]]
-        var whole: Set<[UInt8]>? = [[]]
+        var required: [LiteralSet] = []
+        var run: LiteralSet = [[]]
+        var whole: LiteralSet? = [[]]
         // The strings of the mandatory exact items since the last optional or unknown one: they
         // occur together in every match even when `run` (which spans optional items) is too
         // large to be of use (`(?:api|auth|...)_?key` still requires `key`).
-        var segment: Set<[UInt8]>? = [[]]
+        var segment: LiteralSet? = [[]]
         func closeSegment() {
             if let done = segment, !done.contains([]) { required.append(done) }
             segment = [[]]
@@ -305,37 +396,36 @@ private struct RegexLiteralReader {
     }
 
     /// Every concatenation of a string of `a` with one of `b`; nil when too many or too long.
-    private static func product(_ a: Set<[UInt8]>, _ b: Set<[UInt8]>) -> Set<[UInt8]>? {
+    private static func product(_ a: LiteralSet, _ b: LiteralSet) -> LiteralSet? {
         guard a.count * b.count <= maximumStrings else { return nil }
-        var out = Set<[UInt8]>()
+        var out: [[UInt8]] = []
+        out.reserveCapacity(a.count * b.count)
         for x in a {
             for y in b {
                 guard x.count + y.count <= maximumLength else { return nil }
-                out.insert(x + y)
+                out.append(x + y)
             }
         }
-        return out
+        return LiteralSet(out)
     }
 
-    private static func candidates(_ info: LiteralInfo) -> [Set<[UInt8]>] {
+    private static func candidates(_ info: LiteralInfo) -> [LiteralSet] {
         var out = info.required
         if let exact = info.exact, !exact.contains([]) { out.append(exact) }
         return out
     }
 
     /// The most selective sets: longest shortest string, then fewest strings.
-    static func strongest(_ sets: [Set<[UInt8]>], keep: Int) -> [Set<[UInt8]>] {
-        var unique: [Set<[UInt8]>] = []
+    static func strongest(_ sets: [LiteralSet], keep: Int) -> [LiteralSet] {
+        var unique: [LiteralSet] = []
         for set in sets where !set.isEmpty && !unique.contains(set) { unique.append(set) }
-        return Array(
-            unique.sorted { a, b in
-                let (la, lb) = (a.map(\.count).min() ?? 0, b.map(\.count).min() ?? 0)
-                if la != lb { return la > lb }
-                if a.count != b.count { return a.count < b.count }
-                return a.sorted { $0.lexicographicallyPrecedes($1) }.lexicographicallyPrecedes(
-                    b.sorted { $0.lexicographicallyPrecedes($1) }
-                ) { $0.lexicographicallyPrecedes($1) }
-            }.prefix(keep))
+        // Each set's key once, not per comparison; a set's strings are already in order.
+        let ranked = unique.map { (set: $0, shortest: $0.shortestLength) }
+        return ranked.sorted { a, b in
+            if a.shortest != b.shortest { return a.shortest > b.shortest }
+            if a.set.count != b.set.count { return a.set.count < b.set.count }
+            return a.set.precedes(b.set)
+        }.prefix(keep).map(\.set)
     }
 
     // MARK: Atoms
@@ -375,7 +465,8 @@ private struct RegexLiteralReader {
     private static func isQuantifier(_ c: Unicode.Scalar) -> Bool { c == "*" || c == "+" || c == "?" || c == "{" }
 
     private static func lowered(_ c: Unicode.Scalar) -> [UInt8] {
-        Array(String(c).utf8).map(RegexLiterals.lower)
+        if c.isASCII { return [RegexLiterals.lower(UInt8(c.value))] }
+        return Array(UTF8.encode(c)!)
     }
 
     private mutating func group() -> LiteralInfo? {
@@ -444,7 +535,7 @@ private struct RegexLiteralReader {
         }
         // `[:alpha:]`, `[:^digit:]`: ICU reads a POSIX class here, not the characters `:alph`.
         if peek == ":" { return nil }
-        var members = Set<[UInt8]>()
+        var members = LiteralSet()
         var known = !negated
         var previous: Unicode.Scalar?
         var first = true

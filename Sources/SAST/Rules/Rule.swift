@@ -70,16 +70,16 @@ public struct MetavariableRegex: Sendable, Hashable {
     public let captureNames: [String]
     private let compiled: RegexBox
     /// Literal text every match contains: most texts are rejected without running the expression.
-    let literals: RegexLiterals
+    var literals: RegexLiterals { compiled.literals }
 
     /// Compiles `source` (Python's `(?P<NAME>` spelling of named groups is accepted); throws when
-    /// it is not a valid expression.
-    public init(source: String) throws {
+    /// it is not a valid expression. `checked`: it was compiled before (``CompiledRegex``), so it
+    /// is compiled at its first use.
+    public init(source: String, checked: Bool = false) throws {
         self.source = source
         let icu = RegexGroupNames.icuSpelling(source)
         self.captureNames = RegexGroupNames.metavariableGroups(in: icu)
-        self.compiled = RegexBox(try NSRegularExpression(pattern: icu))
-        self.literals = RegexLiterals(pattern: icu)
+        self.compiled = RegexBox(try CompiledRegex(pattern: icu, checked: checked))
     }
 
     /// Whether `text` matches at its start (as Python's `re.match` does).
@@ -100,7 +100,7 @@ public struct MetavariableRegex: Sendable, Hashable {
     /// took no part binds the empty string); nil when it does not match.
     public func captures(_ text: String) -> [String: String]? {
         let range = NSRange(text.startIndex..<text.endIndex, in: text)
-        guard let match = compiled.regex.firstMatch(in: text, options: [.anchored], range: range) else { return nil }
+        guard let match = compiled.regex?.firstMatch(in: text, options: [.anchored], range: range) else { return nil }
         var out: [String: String] = [:]
         for name in captureNames {
             let group = match.range(withName: name)
@@ -112,7 +112,7 @@ public struct MetavariableRegex: Sendable, Hashable {
     /// Whether the region `range` (UTF-16 offsets) of `string` matches at its start, as if it were
     /// a string of its own. Avoids copying and bridging one string per candidate.
     func matches(in string: String, range: NSRange) -> Bool {
-        compiled.regex.firstMatch(in: string, options: [.anchored], range: range) != nil
+        compiled.regex?.firstMatch(in: string, options: [.anchored], range: range) != nil
     }
 
     /// Two patterns are equal when their source texts are equal.
@@ -124,16 +124,19 @@ public struct MetavariableRegex: Sendable, Hashable {
 /// Holds a compiled expression (immutable and documented thread-safe) and remembers answers:
 /// metavariables bind the same few names (`password`, `self`) over and over.
 private final class RegexBox: Sendable {
-    let regex: NSRegularExpression
+    private let expression: CompiledRegex
     private let memo = Mutex<[String: Bool]>([:])
 
-    init(_ regex: NSRegularExpression) { self.regex = regex }
+    init(_ expression: CompiledRegex) { self.expression = expression }
+
+    var regex: NSRegularExpression? { expression.regex }
+    var literals: RegexLiterals { expression.literals }
 
     func matches(_ text: String) -> Bool {
         if let known = memo.withLock({ $0[text] }) { return known }
         // Matched outside the mutex: threads asking about different names do not wait on each other.
         let range = NSRange(text.startIndex..<text.endIndex, in: text)
-        let result = regex.firstMatch(in: text, options: [.anchored], range: range) != nil
+        let result = regex?.firstMatch(in: text, options: [.anchored], range: range) != nil
         memo.withLock { memo in
             if memo.count > 4096 { memo.removeAll(keepingCapacity: true) }
             memo[text] = result

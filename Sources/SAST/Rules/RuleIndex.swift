@@ -199,7 +199,7 @@ extension RuleIndex.Entry {
         if let taint, !taint.sinks.contains(where: { $0.allSatisfy(tree.identifiers.contains) }) { return false }
         if let identifiers, !identifiers.contains(where: { $0.allSatisfy(tree.identifiers.contains) }) { return false }
         if let text {
-            let literals = RegexLiterals(required: text.required.map(Set.init), caseInsensitive: text.caseInsensitive)
+            let literals = RegexLiterals(required: text.required, caseInsensitive: text.caseInsensitive)
             return tree.texts.contains { $0.mayContain(literals) }
         }
         return true

@@ -98,8 +98,10 @@ public enum RuleLoader {
         return names.isEmpty
     }
 
-    static func parseAny(_ root: DocumentNode, file: String, library: TaintLibrary) throws -> LoadedRule {
-        let c = Cursor(file: file, library: library)
+    /// `checked`: the file's regular expressions compiled before (``Cursor/regexesChecked``).
+    static func parseAny(_ root: DocumentNode, file: String, library: TaintLibrary, checked: Bool = false) throws -> LoadedRule {
+        var c = Cursor(file: file, library: library)
+        c.regexesChecked = checked
         let map = try c.mapping(root, "")
         if map["set"] != nil { throw fail(file, map.line("set"), "a set file, not a rule (load it with the rules' directory)") }
         if let node = map["languages"], try c.strings(node, "languages") == [TemplateRuleLoader.language] {
@@ -230,6 +232,9 @@ struct Cursor {
     var library = TaintLibrary()
     /// The front end that parses the patterns (the rule's or set's `languages`).
     var syntax = PatternSyntax.python
+    /// Whether the file's regular expressions compiled before (the shipped rules' index describes
+    /// it): they are compiled at their first use (``CompiledRegex``).
+    var regexesChecked = false
 
     func mapping(_ node: DocumentNode, _ path: String) throws -> Mapping {
         guard node.isObject else { throw RuleLoader.fail(file, node.line, "'\(path)' must be a mapping") }
@@ -362,7 +367,7 @@ struct Cursor {
             let name = try string(mv, "\(sub).metavariable")
             let source = try string(rx, "\(sub).regex")
             do {
-                return .metavariableRegex(metavariable: name, regex: try MetavariableRegex(source: source))
+                return .metavariableRegex(metavariable: name, regex: try MetavariableRegex(source: source, checked: regexesChecked))
             } catch {
                 throw RuleLoader.fail(file, rx.line, "'\(sub).regex': bad regular expression '\(source)'")
             }

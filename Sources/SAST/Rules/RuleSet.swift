@@ -226,7 +226,9 @@ public struct RuleSet: Sendable {
     /// The rules of the parsed rule files at `indices`, with `library`'s sets.
     private static func loadRules(_ files: [RuleDocuments.File], _ indices: [Int], library: TaintLibrary) throws -> Compiled {
         let loaded = try inParallel(indices.count) { i in
-            try RuleLoader.parseAny(files[indices[i]].parsed!, file: files[indices[i]].path, library: library)
+            // A file the index describes compiled in full when the index was made.
+            try RuleLoader.parseAny(
+                files[indices[i]].parsed!, file: files[indices[i]].path, library: library, checked: files[indices[i]].indexed != nil)
         }
         var rules: [Rule] = []
         var templateRules: [TemplateRule] = []

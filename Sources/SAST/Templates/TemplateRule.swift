@@ -63,33 +63,29 @@ public struct TemplateRule: Sendable, Hashable {
 public struct TemplateRegex: Sendable, Hashable {
     /// The expression as written.
     public let source: String
-    private let box: Box
+    private let box: CompiledRegex
     /// Literal text every match contains: a `project-not-regex` is searched in every Python file,
     /// and most hold none of its words.
-    private let literals: RegexLiterals
-
-    private final class Box: @unchecked Sendable {
-        let regex: NSRegularExpression
-        init(_ regex: NSRegularExpression) { self.regex = regex }
-    }
+    private var literals: RegexLiterals { box.literals }
 
     /// Compiles `source` (Python's `(?P<NAME>` groups are accepted); throws when it is invalid.
-    public init(source: String) throws {
+    /// `checked`: it was compiled before (``CompiledRegex``), so it is compiled at its first use.
+    public init(source: String, checked: Bool = false) throws {
         self.source = source
         let icu = RegexGroupNames.icuSpelling(source)
-        box = Box(try NSRegularExpression(pattern: icu))
-        literals = RegexLiterals(pattern: icu)
+        box = try CompiledRegex(pattern: icu, checked: checked)
     }
 
     /// The UTF-16 ranges of every non-overlapping match in `text`.
     func matches(in text: String) -> [NSRange] {
-        guard literals.mayMatch(text) else { return [] }
-        return box.regex.matches(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)).map(\.range)
+        guard literals.mayMatch(text), let regex = box.regex else { return [] }
+        return regex.matches(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)).map(\.range)
     }
 
     /// Whether `text` holds a match.
     public func occurs(in text: String) -> Bool {
-        literals.mayMatch(text) && box.regex.firstMatch(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)) != nil
+        guard literals.mayMatch(text), let regex = box.regex else { return false }
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)) != nil
     }
 
     /// Two expressions are equal when their source texts are.

@@ -21,13 +21,14 @@ enum LibpqConninfo {
     /// The options libpq sets from `text`, or libpq's one-line message saying why it refuses it
     /// (which may quote the text, password included: not for display as it is).
     static func parse(_ text: String) -> Result<[Option], LibpqRefusal> {
+        if let missing = sentinel_pq_load() { return .failure(LibpqRefusal(message: "libpq: \(String(cString: missing))")) }
         var error: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(text, &error) else {
-            defer { PQfreemem(error) }
+        guard let options = sentinel_PQconninfoParse(text, &error) else {
+            defer { sentinel_PQfreemem(error) }
             let message = error.map { String(cString: $0) } ?? "out of memory"
             return .failure(LibpqRefusal(message: message.trimmedOfWhitespace()))
         }
-        defer { PQconninfoFree(options) }
+        defer { sentinel_PQconninfoFree(options) }
         var parsed: [Option] = []
         var option = options
         while let keyword = option.pointee.keyword {
@@ -43,8 +44,8 @@ enum LibpqConninfo {
     /// The keywords of every option libpq hides (`password`, `sslpassword` in libpq 15).
     static let secretKeywords: Set<String> = {
         var keywords: Set<String> = ["password", "sslpassword"]
-        guard let defaults = PQconndefaults() else { return keywords }
-        defer { PQconninfoFree(defaults) }
+        guard sentinel_pq_load() == nil, let defaults = sentinel_PQconndefaults() else { return keywords }
+        defer { sentinel_PQconninfoFree(defaults) }
         var option = defaults
         while let keyword = option.pointee.keyword {
             if let display = option.pointee.dispchar, display.pointee == CChar(UInt8(ascii: "*")) {

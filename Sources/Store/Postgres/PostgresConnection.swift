@@ -32,22 +32,25 @@ public final class PostgresConnection {
             throw SentinelError(.invalidInput, "\(url.redacted): not a postgres:// URL")
         }
         server = url.redacted
+        if let missing = sentinel_pq_load() {
+            throw SentinelError(.database, "\(server): cannot connect: libpq: \(String(cString: missing))")
+        }
         // Keywords before `dbname` are defaults the URI (expanded from `dbname`) may override.
         let defaults = SessionDefaults.connection
         let keywords = defaults.map(\.keyword) + ["dbname"]
         let values = defaults.map(\.value) + [uri]
         let connection = CStringArray.with(keywords) { keys in
-            CStringArray.with(values) { vals in PQconnectdbParams(keys, vals, 1) }
+            CStringArray.with(values) { vals in sentinel_PQconnectdbParams(keys, vals, 1) }
         }
         guard let connection else { throw SentinelError(.database, "\(server): cannot connect: out of memory") }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.firstLine(PQerrorMessage(connection))
-            PQfinish(connection)
+        guard sentinel_PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.firstLine(sentinel_PQerrorMessage(connection))
+            sentinel_PQfinish(connection)
             throw SentinelError(.database, "\(server): cannot connect: \(message)")
         }
         handle = connection
         // The server's NOTICE lines ("relation already exists, skipping") are not ours to print.
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        sentinel_PQsetNoticeProcessor(handle, { _, _ in }, nil)
         try configureSession()
     }
 
@@ -65,23 +68,23 @@ public final class PostgresConnection {
 
     /// True while a transaction is open on this connection (or failed and not yet rolled back).
     public var isInTransaction: Bool {
-        let status = PQtransactionStatus(handle)
+        let status = sentinel_PQtransactionStatus(handle)
         return status != PQTRANS_IDLE && status != PQTRANS_UNKNOWN
     }
 
-    deinit { PQfinish(handle) }
+    deinit { sentinel_PQfinish(handle) }
 
     /// True while the connection to the server is up.
-    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    public var isConnected: Bool { sentinel_PQstatus(handle) == CONNECTION_OK }
 
     /// Re-establishes a broken connection (after a server restart); channels are listened to again.
     public func reconnect() throws {
-        PQreset(handle)
+        sentinel_PQreset(handle)
         // A new session: the old one's prepared statements went with it.
         prepared.removeAll()
         runs.removeAll()
         guard isConnected else {
-            throw SentinelError(.database, "\(server): cannot reconnect: \(Self.firstLine(PQerrorMessage(handle)))")
+            throw SentinelError(.database, "\(server): cannot reconnect: \(Self.firstLine(sentinel_PQerrorMessage(handle)))")
         }
         try configureSession()
         let channels = listening
@@ -101,12 +104,12 @@ public final class PostgresConnection {
     func table(_ sql: String, _ parameters: [String?] = []) throws -> (columns: [String], rows: [[String?]]) {
         guard let name = try preparedName(sql, parameterCount: parameters.count) else {
             let result = CStringArray.with(optional: parameters) { values in
-                PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+                sentinel_PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
             }
             return try rows(of: result, sql: sql)
         }
         let result = CStringArray.with(optional: parameters) { values in
-            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+            sentinel_PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
         }
         do {
             return try rows(of: result, sql: sql)
@@ -130,7 +133,7 @@ public final class PostgresConnection {
         guard count >= Self.prepareAt else { return nil }
         preparedSerial += 1
         let name = "sentinel_\(preparedSerial)"
-        _ = try rows(of: PQprepare(handle, name, sql, Int32(parameterCount), nil), sql: sql)
+        _ = try rows(of: sentinel_PQprepare(handle, name, sql, Int32(parameterCount), nil), sql: sql)
         prepared[sql] = name
         runs[sql] = nil
         return name
@@ -147,7 +150,7 @@ public final class PostgresConnection {
 
     /// Runs one or more `;`-separated statements without parameters.
     public func execute(_ sql: String) throws {
-        _ = try rows(of: PQexec(handle, sql), sql: sql)
+        _ = try rows(of: sentinel_PQexec(handle, sql), sql: sql)
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
@@ -184,49 +187,49 @@ public final class PostgresConnection {
         while true {
             let remaining = deadline - MonotonicClock.seconds()
             guard remaining > 0 else { return nil }
-            let socket = PQsocket(handle)
+            let socket = sentinel_PQsocket(handle)
             guard socket >= 0 else { throw SentinelError(.database, "\(server): the connection is closed") }
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, Int32(min(remaining * 1000, 60_000).rounded(.up)))
             if ready < 0 && errno != EINTR { throw SentinelError(.database, "\(server): poll failed", errno: .current) }
             guard ready > 0 else { continue }
-            guard PQconsumeInput(handle) == 1 else {
-                throw SentinelError(.database, "\(server): connection lost: \(Self.firstLine(PQerrorMessage(handle)))")
+            guard sentinel_PQconsumeInput(handle) == 1 else {
+                throw SentinelError(.database, "\(server): connection lost: \(Self.firstLine(sentinel_PQerrorMessage(handle)))")
             }
             if let notification = nextNotification() { return notification }
         }
     }
 
     private func nextNotification() -> PostgresNotification? {
-        guard let notify = PQnotifies(handle) else { return nil }
-        defer { PQfreemem(notify) }
+        guard let notify = sentinel_PQnotifies(handle) else { return nil }
+        defer { sentinel_PQfreemem(notify) }
         return PostgresNotification(
             channel: String(cString: notify.pointee.relname), payload: String(cString: notify.pointee.extra))
     }
 
     private func rows(of result: OpaquePointer?, sql: String) throws -> (columns: [String], rows: [[String?]]) {
         guard let result else {
-            throw SentinelError(.database, "\(server): \(Self.statementName(sql)): \(Self.firstLine(PQerrorMessage(handle)))")
+            throw SentinelError(.database, "\(server): \(Self.statementName(sql)): \(Self.firstLine(sentinel_PQerrorMessage(handle)))")
         }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
+        defer { sentinel_PQclear(result) }
+        switch sentinel_PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return ([], [])
         case PGRES_TUPLES_OK:
-            let count = PQntuples(result)
-            let columns = PQnfields(result)
-            let names = (0..<columns).map { column in PQfname(result, column).map { String(cString: $0) } ?? "" }
+            let count = sentinel_PQntuples(result)
+            let columns = sentinel_PQnfields(result)
+            let names = (0..<columns).map { column in sentinel_PQfname(result, column).map { String(cString: $0) } ?? "" }
             var rows: [[String?]] = []
             rows.reserveCapacity(Int(count))
             for row in 0..<count {
                 rows.append(
                     (0..<columns).map { column in
-                        PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                        sentinel_PQgetisnull(result, row, column) == 1 ? nil : String(cString: sentinel_PQgetvalue(result, row, column))
                     })
             }
             return (names, rows)
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-            let message = Self.firstLine(PQresultErrorMessage(result))
+            let state = sentinel_PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            let message = Self.firstLine(sentinel_PQresultErrorMessage(result))
             throw SentinelError(
                 .database, "\(server): \(Self.statementName(sql)): \(message)\(state.isEmpty ? "" : " (SQLSTATE \(state))")")
         }

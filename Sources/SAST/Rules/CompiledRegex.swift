@@ -1,0 +1,41 @@
+import Foundation
+import Synchronization
+
+/// An ICU expression compiled when it is made, or at its first use when its rule file was
+/// compiled in full before: a file the shipped rules' ``RuleIndex`` describes (`rules index`
+/// compiles every expression of every file it lists, and a file whose bytes differ is not
+/// described). Compiling was a tenth of loading a small scan's rules (`uregex_open`, 4 % of its
+/// CPU, issue 77), and most expressions are never run: they sit behind a pattern the tree does
+/// not hold. Its ``literals`` are read at their first use for the same reason (another 4 %).
+final class CompiledRegex: Sendable {
+    /// The expression in ICU's spelling.
+    let pattern: String
+    private let compiled: Mutex<NSRegularExpression?>
+    private let readLiterals = AtomicLazyReference<Literals>()
+
+    private final class Literals: Sendable {
+        let value: RegexLiterals
+        init(_ value: RegexLiterals) { self.value = value }
+    }
+
+    /// Compiles `pattern` now (throwing when it is invalid), or only when first used if `checked`.
+    init(pattern: String, checked: Bool) throws {
+        self.pattern = pattern
+        compiled = Mutex(checked ? nil : try NSRegularExpression(pattern: pattern))
+    }
+
+    /// The compiled expression; nil only for a checked expression that no longer compiles, which
+    /// then matches nothing.
+    var regex: NSRegularExpression? {
+        compiled.withLock { regex in
+            if regex == nil { regex = try? NSRegularExpression(pattern: pattern) }
+            return regex
+        }
+    }
+
+    /// The literal text every match contains (``RegexLiterals``), read once, lock-free after.
+    var literals: RegexLiterals {
+        if let read = readLiterals.load() { return read.value }
+        return readLiterals.storeIfNil(Literals(RegexLiterals(pattern: pattern))).value
+    }
+}
