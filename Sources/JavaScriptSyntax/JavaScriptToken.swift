@@ -36,8 +36,11 @@ struct JSToken: Sendable {
     var templateTail = false
     var cookedInvalid = false
 
-    /// Whether this is punctuator or unescaped word `s`.
+    /// Whether this is punctuator or unescaped word `s`. Lengths first: the parser asks each token
+    /// about many keywords, and `String`'s `==` on two different short strings took its slow path
+    /// (canonical equivalence, 4 % of parsing). JavaScript compares code points, so a token that
+    /// is only canonically equivalent to `s` (a Kelvin sign for `K`) is not `s` either.
     @inline(__always) func `is`(_ s: String) -> Bool {
-        (kind == .punct || (kind == .name && !escaped)) && text == s
+        (kind == .punct || (kind == .name && !escaped)) && text.utf8.count == s.utf8.count && text.utf8.elementsEqual(s.utf8)
     }
 }
