@@ -11,7 +11,7 @@ import SourcePositions
 struct JSLineMap: Sendable {
     /// Byte offset where each line starts; entry 0 is line 1.
     let lineStarts: [Int]
-    /// For each block of ``blockSize`` bytes, the line its first byte is on (0-based): a location
+    /// For each block of 64 bytes (``blockShift``), the line its first byte is on (0-based): a location
     /// starts there and steps over the few lines that start inside the block, where a binary
     /// search over every line (twice a node) was an eighth of parsing (issue 77).
     private let blockLines: [Int32]

@@ -10,7 +10,9 @@ import Synchronization
 final class CompiledRegex: Sendable {
     /// The expression in ICU's spelling.
     let pattern: String
-    private let compiled: Mutex<NSRegularExpression?>
+    // Both read lock-free once set: they are asked on every candidate match. Threads that meet a
+    // checked expression first may each compile it; one result is kept, the same expression.
+    private let compiled = AtomicLazyReference<NSRegularExpression>()
     private let readLiterals = AtomicLazyReference<Literals>()
 
     private final class Literals: Sendable {
@@ -21,19 +23,18 @@ final class CompiledRegex: Sendable {
     /// Compiles `pattern` now (throwing when it is invalid), or only when first used if `checked`.
     init(pattern: String, checked: Bool) throws {
         self.pattern = pattern
-        compiled = Mutex(checked ? nil : try NSRegularExpression(pattern: pattern))
+        if !checked { _ = compiled.storeIfNil(try NSRegularExpression(pattern: pattern)) }
     }
 
     /// The compiled expression; nil only for a checked expression that no longer compiles, which
     /// then matches nothing.
     var regex: NSRegularExpression? {
-        compiled.withLock { regex in
-            if regex == nil { regex = try? NSRegularExpression(pattern: pattern) }
-            return regex
-        }
+        if let regex = compiled.load() { return regex }
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+        return compiled.storeIfNil(regex)
     }
 
-    /// The literal text every match contains (``RegexLiterals``), read once, lock-free after.
+    /// The literal text every match contains (``RegexLiterals``), read once.
     var literals: RegexLiterals {
         if let read = readLiterals.load() { return read.value }
         return readLiterals.storeIfNil(Literals(RegexLiterals(pattern: pattern))).value
