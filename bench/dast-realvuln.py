@@ -5,6 +5,8 @@
     python3 bench/dast-realvuln.py --start-only [--apps a,b]   # recipe work: install, seed, start, stop
     python3 bench/dast-realvuln.py --rescore                   # score the saved reports again, no scans
     python3 bench/dast-realvuln.py --no-login                  # leave out the recipes' logins
+    python3 bench/dast-realvuln.py --prove [--apps a,b]        # issue 80: `scan APP --prove URL` beside
+                                                               # `--dast URL --active` (no Wapiti)
 
 Run as root (apps run as the system user sentinel-bench, created when missing). Apps run --jobs at a
 time (default 3); each app's two scans run one after the other. Reports and results.json are kept in
@@ -36,6 +38,16 @@ them. Per app (recipe in bench/dast-realvuln-apps.json):
     counted apart. A finding that matches no label is a candidate false positive (listed; the
     injection-class ones, whose CWEs are in INJECTION_CWES, are counted apart from header/config
     findings).
+
+With --prove (issue 80) each app's source tree (the corpus's, where users point the tool) is
+scanned with `sentinel scan APP --tools native --prove URL --min-confidence low` while the app runs,
+and the same run's `--dast URL --active` scan stands beside it. A taint finding "at a route" is one
+whose report names its route (`properties.route`); it is matched to a label of the same file whose
+lines it falls in (two lines of slack) and whose CWEs it shares: a vulnerable label makes it true,
+a trap (is_vulnerable false) a trap, none unlabelled. Printed per half (bench/halves.py) and per
+class: true findings at routes, how many proven, the labels DAST alone found of those classes,
+proven traps (must be 0), proven unlabelled findings (listed, to judge), requests and seconds per
+proven finding.
 
 Output: per-app lines, candidate FPs, and a Markdown table. Nothing is written under shared/.
 """
@@ -76,6 +88,7 @@ LOCK = threading.Lock()
 START_ONLY = False
 RESCORE = False
 NO_LOGIN = False  # --no-login: scan every app anonymously, as the first run did
+PROVE = False  # --prove: `scan APP --prove URL` beside `--dast URL --active`
 OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "dast-realvuln")  # reports, for --rescore
 
 SHIM = r'''
@@ -805,6 +818,68 @@ def scan(sentinel, url, tools, out_dir, login=None):
     return seconds, report, err
 
 
+def prove_scan(sentinel, url, app, out_dir, login=None):
+    """`sentinel scan APP --tools native --prove URL`: the taint findings at routes tried against
+    the running app (the login as `dast.login`, like the DAST scan's)."""
+    out = os.path.join(out_dir, "report-prove.json")
+    home = tempfile.mkdtemp(prefix="sentinel-home-")
+    env = dict(os.environ, SENTINEL_HOME=home)
+    config = []
+    if login and not NO_LOGIN:
+        fields = {}
+        for index, (name, value) in enumerate(sorted(login["fields"].items())):
+            env["BENCH_LOGIN_%d" % index] = value
+            fields[name] = {"env": "BENCH_LOGIN_%d" % index}
+        spec = {"url": login["url"], "fields": fields}
+        path = os.path.join(home, "scan.yml")
+        with open(path, "w") as f:
+            json.dump({"dast": {"login": spec}}, f)
+        config = ["--config", path]
+    started = time.time()
+    err = None
+    try:
+        r = subprocess.run([sentinel, "scan", os.path.join(CORPUS, "apps", app), "--tools", "native", "--prove", url,
+                            "--format", "json", "--output", out, "--fail-on", "none", "--min-confidence", "low",
+                            "--max-duration", "10m"] + config, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=SCAN_TIMEOUT)
+        if r.returncode not in (0, 1):
+            err = "sentinel exited %d: %s" % (r.returncode, last_line(r.stderr.decode(errors="replace")))
+    except subprocess.TimeoutExpired:
+        err = "scan timed out"
+    seconds = time.time() - started
+    shutil.rmtree(home, ignore_errors=True)
+    try:
+        report = json.load(open(out))
+    except (OSError, ValueError):
+        report = None
+        err = err or "no report"
+    return seconds, report, err
+
+
+def score_prove(report, app):
+    """Each taint finding at a route, matched to a label (see the docstring): rows of
+    (verdict, class CWE, proven, requests, finding)."""
+    gt = json.load(open(os.path.join(CORPUS, "ground-truth", app, "ground-truth.json")))
+    rows = []
+    for f in report.get("findings", []):
+        props = f.get("properties") or {}
+        if not props.get("route"):
+            continue
+        loc = f.get("location") or {}
+        line, fc = loc.get("startLine") or 0, set(f.get("cwe") or [])
+        verdict = "unlabelled"
+        for label in gt.get("findings", []):
+            where = label.get("location") or {}
+            start, end = where.get("start_line") or 0, where.get("end_line") or where.get("start_line") or 0
+            if label.get("file") == loc.get("file") and start - 2 <= line <= end + 2 and fc & cwes_of(label):
+                verdict = "true" if label.get("is_vulnerable") else "trap"
+                if verdict == "true":
+                    break
+        rows.append((verdict, (f.get("cwe") or [0])[0], props.get("proven") == "true",
+                     int(props.get("proofRequests") or 0), f))
+    return rows
+
+
 def run_app(app, recipe, sentinel, cache, ids, scanners):
     res = {"app": app, "started": False, "reason": None, "scanners": {}, "notes": recipe.get("notes", "")}
     gt = json.load(open(os.path.join(CORPUS, "ground-truth", app, "ground-truth.json")))
@@ -836,6 +911,22 @@ def run_app(app, recipe, sentinel, cache, ids, scanners):
             if START_ONLY:
                 log("  %s answers on %s" % (app, url))
                 return res
+            if tools == "prove":
+                seconds, report, serr = prove_scan(sentinel, url, app, run.dir, recipe.get("login"))
+                entry = {"wall": seconds, "error": serr}
+                if report is not None:
+                    os.makedirs(OUT_DIR, exist_ok=True)
+                    entry["report"] = os.path.join(OUT_DIR, "%s-prove.json" % app)
+                    with open(entry["report"], "w") as f:
+                        json.dump(report, f)
+                    entry["rows"] = [(v, c, p, n, (f.get("location") or {}).get("file"),
+                                      (f.get("location") or {}).get("startLine"), f.get("ruleId"),
+                                      (f.get("properties") or {}).get("proofReason") or "")
+                                     for v, c, p, n, f in score_prove(report, app)]
+                res["scanners"][tools] = entry
+                log("  %s prove: %.0fs, %s" % (app, seconds, serr or "%d at routes, %d proven" % (
+                    len(entry.get("rows", [])), sum(1 for r in entry.get("rows", []) if r[2]))))
+                continue
             seconds, report, serr = scan(sentinel, url, tools, run.dir, recipe.get("login"))
             if report is not None:
                 os.makedirs(OUT_DIR, exist_ok=True)
@@ -878,6 +969,9 @@ def main():
         elif a == "--rescore":  # score the saved run again (after a route-map or recipe change), no scans
             global RESCORE
             RESCORE = True
+        elif a == "--prove":
+            global PROVE
+            PROVE = True
         elif a == "--skip-wapiti":
             skip_wapiti = True
         elif a == "--no-login":  # every app anonymously (the recipes' logins are not given)
@@ -913,6 +1007,8 @@ def main():
             log("%s: no recipe in %s (skipped)" % (a, os.path.basename(RECIPES)))
         apps = [a for a in apps if a in want]
     scanners = ["dast"] + ([] if skip_wapiti or not os.path.exists(WAPITI) else ["wapiti"])
+    if PROVE:
+        scanners = ["prove", "dast"]
     saved = os.path.join(OUT_DIR, "results.json")
     if RESCORE:
         results = json.load(open(saved))
@@ -940,7 +1036,54 @@ def main():
     old.update(results)
     with open(saved, "w") as f:
         json.dump(old, f, indent=1)
+    if PROVE:
+        prove_report(apps, results)
+        return
     report(apps, results, scanners)
+
+
+def prove_report(apps, results):
+    """Issue 80's figures, per half and class (see the module docstring)."""
+    import halves
+    print()
+    # Finding by finding for the tune half only: the check half is counted, never looked at.
+    for a in apps:
+        if halves.half(a) != "tune":
+            continue
+        for row in (results[a]["scanners"].get("prove") or {}).get("rows", []):
+            verdict, cwe, proven, requests, file, line, rule, reason = row
+            print("%s %s %s:%s %s CWE-%s proven=%s requests=%d %s" % (
+                a.replace("realvuln-", ""), verdict, file, line, rule, cwe, proven, requests, reason[:100]))
+    print()
+    print("| half | class | true at routes | proven | DAST alone found (labels of the class) | proven traps "
+          "| proven unlabelled | requests per proven |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for half in halves.HALVES:
+        table = {}
+        for a in apps:
+            if halves.half(a) != half:
+                continue
+            entry = results[a]["scanners"]
+            dast_found = set((entry.get("dast") or {}).get("found", []))
+            gt = json.load(open(os.path.join(CORPUS, "ground-truth", a, "ground-truth.json")))
+            for label in gt.get("findings", []):
+                primary = re.search(r"\d+", str(label.get("primary_cwe") or ""))
+                if label["id"] in dast_found and primary:
+                    table.setdefault(int(primary.group()), [0, 0, 0, 0, 0, 0])[2] += 1
+            for verdict, cwe, proven, requests, *_ in (entry.get("prove") or {}).get("rows", []):
+                row = table.setdefault(cwe, [0, 0, 0, 0, 0, 0])
+                if verdict == "true":
+                    row[0] += 1
+                    row[1] += proven
+                if proven:
+                    row[3] += verdict == "trap"
+                    row[4] += verdict == "unlabelled"
+                    row[5] += requests
+        for cwe in sorted(table):
+            t = table[cwe]
+            proven_all = t[1] + t[3] + t[4]
+            print("| %s | CWE-%d | %d | %d | %d | %d | %d | %s |" % (
+                half, cwe, t[0], t[1], t[2], t[3], t[4], "%.0f" % (t[5] / proven_all) if proven_all else "-"))
 
 
 def rescore(res, app, recipe):

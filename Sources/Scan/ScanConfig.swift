@@ -23,6 +23,9 @@ public struct ScanConfig: Sendable, Equatable {
     public var severity: [String: Severity]
     /// `failOn`: nil (`none`), or the threshold.
     public var failOn: Severity??
+    /// `failOn: proven` or `failOn: {proven: true, severity: high}`: only findings `--prove`
+    /// confirmed fail the scan.
+    public var failOnProven = false
     /// `minConfidence`: findings below it are left out of the report; nil means the default
     /// (`Confidence.defaultMinimum`) unless `--min-confidence` says otherwise.
     public var minConfidence: Confidence?
@@ -59,6 +62,36 @@ public struct ScanConfig: Sendable, Equatable {
         self.failOn = failOn
         self.ruleDirectories = ruleDirectories
         self.semgrepConfigs = semgrepConfigs
+    }
+
+    /// `failOn`: a threshold (`high`, `none`, `proven`), or `{proven: true, severity: high}`.
+    static func gate(_ value: DocumentNode, reader: DocumentReader) throws -> Gate {
+        guard value.isObject else {
+            let text = try reader.scalarText(value, key: "failOn")
+            guard let gate = try? Gate(parsing: text) else {
+                throw reader.fail(value, "failOn", "'\(text)' is not one of none, info, low, medium, high, critical, proven")
+            }
+            return gate
+        }
+        try reader.checkKeys(value, allowed: ["proven", "severity"], at: "failOn")
+        var gate = Gate(failOn: .info)
+        if let proven = value["proven"] {
+            switch try reader.scalarText(proven, key: "failOn.proven").lowercased() {
+            case "true", "yes": gate.requiresProof = true
+            case "false", "no": gate.requiresProof = false
+            case let other: throw reader.fail(proven, "failOn.proven", "'\(other)' is not true or false")
+            }
+        }
+        if let severity = value["severity"] {
+            let text = try reader.scalarText(severity, key: "failOn.severity")
+            guard let parsed = try? Gate(parsing: text), !parsed.requiresProof else {
+                throw reader.fail(severity, "failOn.severity", "'\(text)' is not one of none, info, low, medium, high, critical")
+            }
+            gate.failOn = parsed.failOn
+        } else if !gate.requiresProof {
+            gate.failOn = Gate.defaultThreshold
+        }
+        return gate
     }
 
     /// The config file read from the scanned root.
@@ -156,11 +189,9 @@ public struct ScanConfig: Sendable, Equatable {
             }
         }
         if let value = root["failOn"] {
-            let text = try reader.scalarText(value, key: "failOn")
-            guard let gate = try? Gate(parsing: text) else {
-                throw reader.fail(value, "failOn", "'\(text)' is not one of none, info, low, medium, high, critical")
-            }
+            let gate = try Self.gate(value, reader: reader)
             config.failOn = .some(gate.failOn)
+            config.failOnProven = gate.requiresProof
         }
         if let value = root["minConfidence"] {
             let text = try reader.scalarText(value, key: "minConfidence")

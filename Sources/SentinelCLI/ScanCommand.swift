@@ -32,15 +32,20 @@ struct ScanCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Dynamic scan of this web application (passive unless --active).", valueName: "url"))
     var dast: String?
     @Flag(help: "With --dast: also send attack payloads (injections; POST forms are submitted).") var active = false
+    @Option(
+        help: ArgumentHelp(
+            "Prove each taint finding at a route against the application running at this URL (its check, to that route and parameter only).",
+            valueName: "url"))
+    var prove: String?
     @Option(help: ArgumentHelp("With --dast: seed endpoints from this OpenAPI 3 document.", valueName: "file"))
     var openapi: String?
     @Option(
         name: .customLong("header"),
-        help: ArgumentHelp("With --dast: send this header with every request (repeatable).", valueName: "'Name: value'"))
+        help: ArgumentHelp("With --dast or --prove: send this header with every request (repeatable).", valueName: "'Name: value'"))
     var headers: [String] = []
     @Option(
         name: .customLong("cookie"),
-        help: ArgumentHelp("With --dast: start the session with this cookie (repeatable).", valueName: "name=value"))
+        help: ArgumentHelp("With --dast or --prove: start the session with this cookie (repeatable).", valueName: "name=value"))
     var cookies: [String] = []
     @Option(
         name: .customLong("exclude-url"),
@@ -52,11 +57,11 @@ struct ScanCommand: ParsableCommand {
             "With --dast: run only these checks, or leave out those with a leading '-' (comma-separated rule ids).",
             valueName: "ids"))
     var dastChecks: [WebCheckList] = []
-    @Option(name: .customLong("max-duration"), help: "With --dast: stop the web scan after this long (default: 10m).")
+    @Option(name: .customLong("max-duration"), help: "With --dast or --prove: stop the web scan after this long (default: 10m).")
     var maxDuration: DurationArgument?
-    @Option(name: .customLong("max-requests"), help: "With --dast: send at most this many requests (default: 6000).")
+    @Option(name: .customLong("max-requests"), help: "With --dast or --prove: send at most this many requests (default: 6000).")
     var maxRequests: Int?
-    @Option(help: "With --dast: at most this many requests per second (default: 40).") var rate: Double?
+    @Option(help: "With --dast or --prove: at most this many requests per second (default: 40).") var rate: Double?
     @Option(help: ArgumentHelp("With --dast: also drive the OWASP ZAP instance whose API is at this URL.", valueName: "url"))
     var zap: String?
     @Option(name: .customLong("zap-key-file"), help: ArgumentHelp("With --zap: the file holding ZAP's API key.", valueName: "file"))
@@ -67,7 +72,9 @@ struct ScanCommand: ParsableCommand {
 
     @Option(help: "Output format.") var format: OutputFormat = .text
     @Option(help: "Write the report here instead of standard output.") var output: String?
-    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the scan, or none (default: the config's failOn, else high).")
+    @Option(
+        name: .customLong("fail-on"),
+        help: "Lowest severity that fails the scan, none, or proven (with --prove) (default: the config's failOn, else high).")
     var failOn: Gate?
     @Option(help: "Report only findings not in this baseline file.") var baseline: String?
     @Option(
@@ -146,7 +153,12 @@ struct ScanCommand: ParsableCommand {
         let scanPaths = try ScanPaths.resolve(paths)
         let directory = scanPaths.directory
         let web = try dast.map { try webScan(url: $0) }
-        if web == nil,
+        if web != nil, prove != nil { throw SentinelError(.invalidInput, "--prove and --dast cannot be used together") }
+        let proof = try prove.map { try proofScan(url: $0) }
+        if proof != nil, active || openapi != nil || !excludeURLs.isEmpty || !dastChecks.isEmpty || zap != nil {
+            throw SentinelError(.invalidInput, "--active, --openapi, --exclude-url, --dast-checks and --zap need --dast URL")
+        }
+        if web == nil, proof == nil,
             active || openapi != nil || !headers.isEmpty || !cookies.isEmpty || !excludeURLs.isEmpty || !dastChecks.isEmpty
                 || maxDuration != nil
                 || maxRequests != nil || rate != nil || zap != nil || zapKeyFile != nil
@@ -191,7 +203,8 @@ struct ScanCommand: ParsableCommand {
 
         if AnalysisSandbox.applies {
             do {
-                let status = try separatedScan(directory: directory, report: report, baselineOutput: baselineOutput, web: web)
+                let status = try separatedScan(
+                    directory: directory, report: report, baselineOutput: baselineOutput, web: web ?? proof)
                 throw ExitCode(status)
             } catch let unavailable as AnalysisSandbox.Unavailable {
                 // As before issue 53, and said so: where no sandbox can be made, root reads.
@@ -201,6 +214,7 @@ struct ScanCommand: ParsableCommand {
 
         options.kinds = [(sast, ScannerKind.sast), (sca, .sca), (secrets, .secrets)].filter(\.0).map(\.1)
         options.web = web
+        options.prove = proof
         options.zap = zap != nil
         options.tools = tools?.names
         options.configFile = config
@@ -343,6 +357,19 @@ struct ScanCommand: ParsableCommand {
 
     /// The broker's name of `--zap-key-file`.
     static let zapKeyResource = "zap-key"
+
+    /// The `--prove` request: the application's URL checked, the headers, cookies and budgets
+    /// of `--dast`, the active checks on (each proof sends only its finding's).
+    private func proofScan(url: String) throws -> WebScanRequest {
+        do {
+            var request = try webScan(url: url)
+            request.options.active = true
+            return request
+        } catch let error as SentinelError where error.message.hasPrefix("--dast: ") {
+            // The URL's checks name the option that gave it.
+            throw SentinelError(error.code, "--prove: " + error.message.dropFirst("--dast: ".count))
+        }
+    }
 
     /// The `--dast` request: the URL checked, the budgets parsed, the OpenAPI seeds read here
     /// (the worker in the sandbox cannot see the file).

@@ -53,7 +53,7 @@ import Testing
         #expect {
             try Gate(parsing: "unknown")
         } throws: { error in
-            (error as? SentinelError)?.message == "unknown threshold 'unknown' (expected none, info, low, medium, high or critical)"
+            (error as? SentinelError)?.message == "unknown threshold 'unknown' (expected none, info, low, medium, high, critical or proven)"
         }
     }
 
@@ -62,7 +62,22 @@ import Testing
         #expect {
             try Gate(parsing: "sever")
         } throws: { error in
-            (error as? SentinelError)?.message == "unknown threshold 'sever' (expected none, info, low, medium, high or critical)"
+            (error as? SentinelError)?.message == "unknown threshold 'sever' (expected none, info, low, medium, high, critical or proven)"
         }
+    }
+
+    /// Issue 80: `--fail-on proven` fails only on findings a request proved, whatever their
+    /// severity; a finding tried and not proven, or never tried, passes.
+    @Test func provenGateFailsOnProofOnly() throws {
+        let gate = try Gate(parsing: "proven")
+        #expect(gate.requiresProof && gate.failOn == .info && gate.spelled == "proven")
+        var findings = Self.findings([.critical, .low, .high])
+        findings[1].facts.proof = ProofFacts(proven: true, oracle: "output: the marker came back")
+        findings[2].facts.proof = ProofFacts(proven: false, reason: "route not reached (not found)")
+        #expect(gate.failing(findings).map(\.severity) == [.low])
+        #expect(gate.exitStatus(for: findings) == .findings)
+        #expect(gate.exitStatus(for: [findings[0], findings[2]]) == .clean)
+        #expect(Gate(failOn: .high, requiresProof: true).failing(findings).isEmpty)
+        #expect(Gate(failOn: .high, requiresProof: true).spelled == "proven high")
     }
 }

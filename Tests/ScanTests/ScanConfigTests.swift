@@ -38,6 +38,19 @@ import Testing
         }
     }
 
+    /// Issue 80: `failOn: proven`, or an object with `proven` and `severity`.
+    @Test func failOnProven() throws {
+        let word = try ScanConfig.parse("failOn: proven\n", source: "c.yml", baseDirectory: "/")
+        #expect(word.failOn == .some(.info) && word.failOnProven)
+        let object = try ScanConfig.parse("failOn: {proven: true, severity: high}\n", source: "c.yml", baseDirectory: "/")
+        #expect(object.failOn == .some(.high) && object.failOnProven)
+        let plain = try ScanConfig.parse("failOn: {severity: medium}\n", source: "c.yml", baseDirectory: "/")
+        #expect(plain.failOn == .some(.medium) && !plain.failOnProven)
+        #expect(throws: SentinelError(.invalidInput, "c.yml:1: failOn.proven: 'often' is not true or false")) {
+            try ScanConfig.parse("failOn: {proven: often}\n", source: "c.yml", baseDirectory: "/")
+        }
+    }
+
     @Test func failOnNoneDisablesTheGate() throws {
         let config = try ScanConfig.parse("failOn: none\n", source: "c.yml", baseDirectory: "/")
         #expect(config.failOn == .some(nil))

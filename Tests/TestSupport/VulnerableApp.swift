@@ -15,6 +15,13 @@ public final class VulnerableApp: @unchecked Sendable {
         return url.appendingPathComponent("Fixtures/dast").path
     }()
 
+    /// The Flask application `sentinel scan --prove` is tested against (`Tests/Fixtures/prove`).
+    public static let proveDirectory = (directory as NSString).deletingLastPathComponent + "/prove"
+
+    /// True when Python 3 and Flask (Debian's python3-flask, `make test`) are there to run it.
+    public static let flaskAvailable =
+        pythonAvailable && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/flask/__init__.py")
+
     /// True when a Python 3 interpreter is there to run the app.
     public static let pythonAvailable = FileManager.default.isExecutableFile(atPath: python)
     static let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "/usr/local/bin/python3"
@@ -26,16 +33,16 @@ public final class VulnerableApp: @unchecked Sendable {
     private let process: Process
     private let portDirectory: String
 
-    /// Starts the app (`script` of the fixture directory, with `arguments`) and waits (up to
-    /// 30 s) for it to listen.
-    public init(script: String = "vulnapp.py", arguments: [String] = []) throws {
+    /// Starts the app (`script` of `directory`, the DAST fixtures by default, with `arguments`)
+    /// and waits (up to 30 s) for it to listen.
+    public init(script: String = "vulnapp.py", arguments: [String] = [], directory: String = VulnerableApp.directory) throws {
         TestTier.startingServer("the vulnerable test application")
         portDirectory = NSTemporaryDirectory() + "vulnapp-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: portDirectory, withIntermediateDirectories: false)
         let portFile = portDirectory + "/port"
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [Self.directory + "/" + script, "--port", "0", "--port-file", portFile] + arguments
+        process.arguments = [directory + "/" + script, "--port", "0", "--port-file", portFile] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

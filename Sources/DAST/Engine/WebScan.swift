@@ -57,8 +57,22 @@ public struct WebScan: Sendable {
                 return result
             }
         }
-        let passive = WebRules.passive.filter { options.checks.runs($0.rules) }
         let tally = RequestTally()
+        if !options.proofs.isEmpty {
+            let registry = options.canary.map(CanaryRegistry.init)
+            do {
+                try provePhase(
+                    options.proofs, start: start, client: client, budget: budget, canary: registry, tally: tally,
+                    outcomes: &result.proofs)
+            } catch let exhausted as RequestBudget.Exhausted {
+                result.stoppedBy = Self.stopped(by: exhausted)
+            }
+            result.requestsByCheck = tally.all
+            result.requests = budget.sent
+            result.seconds = budget.elapsed
+            return result
+        }
+        let passive = WebRules.passive.filter { options.checks.runs($0.rules) }
         tally.count("crawl", budget.sent)  // the login's, as before the crawl
         var sent = budget.sent
         var graphQL =
@@ -116,10 +130,7 @@ public struct WebScan: Sendable {
                 }
             }
         } catch let exhausted as RequestBudget.Exhausted {
-            switch exhausted {
-            case .requests(let count): result.stoppedBy = "request budget (\(count) requests)"
-            case .duration(let seconds): result.stoppedBy = "time limit (\(Int(seconds)) s)"
-            }
+            result.stoppedBy = Self.stopped(by: exhausted)
         }
         if result.stoppedBy == "complete" {
             // The crawl and the probes end quietly on the budget; say so here.
@@ -234,6 +245,14 @@ public struct WebScan: Sendable {
             }
         }
         return points + points.compactMap(\.wrapped)
+    }
+
+    /// What `stoppedBy` says of a spent budget.
+    static func stopped(by exhausted: RequestBudget.Exhausted) -> String {
+        switch exhausted {
+        case .requests(let count): "request budget (\(count) requests)"
+        case .duration(let seconds): "time limit (\(Int(seconds)) s)"
+        }
     }
 
     /// curl's text without the `METHOD URL: ` prefix the HTTP module adds.

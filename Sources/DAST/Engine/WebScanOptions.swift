@@ -46,6 +46,9 @@ public struct WebScanOptions: Sendable, Codable, Hashable {
     public var exclude: [String] = []
     /// The checks to run (`--dast-checks`): every one by default.
     public var checks = WebCheckSelection()
+    /// Static findings to prove (`sentinel scan --prove`): when any, the scan sends only their
+    /// checks to their routes and parameters, and crawls nothing.
+    public var proofs: [ProofTarget] = []
 
     /// Options for `target`; everything else has its default.
     public init(target: String) {

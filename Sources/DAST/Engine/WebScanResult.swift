@@ -26,6 +26,8 @@ public struct WebScanResult: Sendable, Codable {
     public var outOfScope: [String] = []
     /// Things to tell the user: responses cut at the size cap, requests that got no answer.
     public var notices: [String] = []
+    /// What proving each ``WebScanOptions/proofs`` target showed, in their order.
+    public var proofs: [ProofOutcome] = []
     /// Set when the scan could not start (the target did not answer): the one-line reason.
     public var fatal: String?
 

@@ -12,10 +12,26 @@ public struct CodeFacts: Sendable, Hashable {
     public var taintSource: TaintSource?
     /// The encoding the file was decoded with when the secret showed only then (`utf-16`).
     public var sourceEncoding: String?
+    /// Where in the request the flow's source reads (`query` for `request.args.get("q")`).
+    public var sourceIn: RequestPart?
+    /// The name of the request's value the source reads (`q`), when the code names it.
+    public var sourceParameter: String?
+    /// The URL path of the route whose handler holds the source, as the code writes it
+    /// (`/notes/<int:id>`, `/users/:id`).
+    public var route: String?
+    /// The HTTP methods that route answers (`GET`, `POST`).
+    public var routeMethods: [String]?
 
     /// Code facts; leave out what is unknown.
-    public init(taintSource: TaintSource? = nil, sourceEncoding: String? = nil) {
+    public init(
+        taintSource: TaintSource? = nil, sourceEncoding: String? = nil, sourceIn: RequestPart? = nil,
+        sourceParameter: String? = nil, route: String? = nil, routeMethods: [String]? = nil
+    ) {
         self.taintSource = taintSource
         self.sourceEncoding = sourceEncoding
+        self.sourceIn = sourceIn
+        self.sourceParameter = sourceParameter
+        self.route = route
+        self.routeMethods = routeMethods
     }
 }

@@ -9,7 +9,7 @@ extension FindingFacts {
         self.init(
             dependency: DependencyFacts(reading: &reader), web: WebFacts(reading: &reader),
             code: CodeFacts(reading: &reader), external: ExternalToolFacts(reading: &reader),
-            pipeline: PipelineFacts(reading: &reader), other: reader.remaining)
+            pipeline: PipelineFacts(reading: &reader), proof: ProofFacts(reading: &reader), other: reader.remaining)
     }
 
     /// The facts as a `properties` object (typed facts win over a same-named key in `other`).
@@ -20,6 +20,7 @@ extension FindingFacts {
         code.write(to: &writer)
         external.write(to: &writer)
         pipeline.write(to: &writer)
+        proof.write(to: &writer)
         return writer.properties
     }
 
@@ -77,12 +78,18 @@ extension WebFacts {
 
 extension CodeFacts {
     init(reading r: inout PropertyReader) {
-        self.init(taintSource: r.raw("source"), sourceEncoding: r.string("sourceEncoding"))
+        self.init(
+            taintSource: r.raw("source"), sourceEncoding: r.string("sourceEncoding"), sourceIn: r.raw("sourceIn"),
+            sourceParameter: r.string("sourceParameter"), route: r.string("route"), routeMethods: r.list("routeMethods", ","))
     }
 
     func write(to w: inout PropertyWriter) {
         w.set("source", taintSource?.rawValue)
         w.set("sourceEncoding", sourceEncoding)
+        w.set("sourceIn", sourceIn?.rawValue)
+        w.set("sourceParameter", sourceParameter)
+        w.set("route", route)
+        w.set("routeMethods", routeMethods, ",")
     }
 }
 
@@ -122,6 +129,23 @@ extension PipelineFacts {
         w.set("alsoReportedAs", alsoReportedAs, ",")
         w.set("suppressionReason", suppressionReason)
         w.set("suppressionKind", suppressionKind?.rawValue)
+    }
+}
+
+extension ProofFacts {
+    init(reading r: inout PropertyReader) {
+        self.init(
+            proven: r.bool("proven"), reason: r.string("proofReason"), oracle: r.string("proofOracle"),
+            request: r.string("proofRequest"), evidence: r.string("proofEvidence"), requests: r.int("proofRequests"))
+    }
+
+    func write(to w: inout PropertyWriter) {
+        w.set("proven", proven)
+        w.set("proofReason", reason)
+        w.set("proofOracle", oracle)
+        w.set("proofRequest", request)
+        w.set("proofEvidence", evidence)
+        w.set("proofRequests", requests.map { String($0) })
     }
 }
 

@@ -13,6 +13,8 @@ public struct FindingFacts: Sendable, Hashable, Codable {
     public var external: ExternalToolFacts
     /// What the findings pipeline recorded: merged copies, the suppression that hid it.
     public var pipeline: PipelineFacts
+    /// Whether a confined request against the running application confirmed it (`--prove`).
+    public var proof: ProofFacts
     /// Properties no facet knows, kept verbatim: the other result properties of a SARIF log read
     /// back, or a value a facet cannot hold exactly (`cvssScore: "9.80"`). Open-ended by nature:
     /// reports written by other tools or hand-edited baselines must survive a round trip.
@@ -21,13 +23,15 @@ public struct FindingFacts: Sendable, Hashable, Codable {
     /// Facts from typed facets; `other` holds only keys no facet writes.
     public init(
         dependency: DependencyFacts = .init(), web: WebFacts = .init(), code: CodeFacts = .init(),
-        external: ExternalToolFacts = .init(), pipeline: PipelineFacts = .init(), other: [String: String] = [:]
+        external: ExternalToolFacts = .init(), pipeline: PipelineFacts = .init(), proof: ProofFacts = .init(),
+        other: [String: String] = [:]
     ) {
         self.dependency = dependency
         self.web = web
         self.code = code
         self.external = external
         self.pipeline = pipeline
+        self.proof = proof
         self.other = other
     }
 

@@ -158,6 +158,7 @@ public struct HTMLRenderer: ReportRenderer {
         if let evidence = finding.evidence, !evidence.isEmpty {
             html += "<details class=\"evidence\"><summary>Evidence</summary><pre>\(escape(evidence))</pre></details>"
         }
+        html += proof(finding)
         if let fix = finding.fix {
             html += "<details class=\"fix\"><summary>Fix: \(escape(fix.description))</summary>"
             for replacement in fix.replacements {
@@ -170,6 +171,17 @@ public struct HTMLRenderer: ReportRenderer {
             html += "<div class=\"refs\">" + finding.references.map { link($0, text: $0) }.joined(separator: " ") + "</div>"
         }
         return html
+    }
+
+    /// What `--prove` showed: proven with its oracle, request and evidence, or not proven and why.
+    private func proof(_ finding: Finding) -> String {
+        let proof = finding.facts.proof
+        guard let proven = proof.proven else { return "" }
+        guard proven else { return "<div class=\"proof no\">Not proven: \(escape(proof.reason ?? ""))</div>" }
+        var html = "<details class=\"proof yes\"><summary>Proven: \(escape(proof.oracle ?? ""))</summary>"
+        if let request = proof.request { html += "<div>Request: <code>\(escape(request))</code></div>" }
+        if let evidence = proof.evidence { html += "<pre>\(escape(evidence))</pre>" }
+        return html + "</details>"
     }
 
     /// `<a href>` for an http(s) URL (anything else, `javascript:` included, stays text).
@@ -274,6 +286,7 @@ public struct HTMLRenderer: ReportRenderer {
         #controls{display:flex;flex-wrap:wrap;gap:1em;align-items:center;margin-bottom:.6em}
         .status-failed{color:#c62828;font-weight:600}.status-skipped{color:#5a6270}
         tr.hidden{display:none}ol.flow{margin:.3em 0;padding-left:1.8em}ol.flow li{margin:.1em 0}
+        .proof.yes summary{color:#c62828;font-weight:600}.proof.no{color:#5a6270}
         """
 
     static let script = """

@@ -47,7 +47,7 @@ public struct TextRenderer: ReportRenderer {
                     lines.append("    | " + TextRenderer.sanitize(line))
                 }
             }
-            if verbosity != .quiet { lines += flow(finding) }
+            if verbosity != .quiet { lines += flow(finding) + proof(finding) }
         }
         if !report.findings.isEmpty { lines.append("") }
         if verbosity == .verbose {
@@ -104,6 +104,17 @@ public struct TextRenderer: ReportRenderer {
         finding.codeFlow.map { step in
             "    \(TextRenderer.sanitize(step.location.displayString))  \(TextRenderer.sanitize(step.message))"
         }
+    }
+
+    /// What `--prove` showed of the finding: `proven: ORACLE` and the request, or `not proven:
+    /// WHY`; nothing for a finding not tried.
+    public func proof(_ finding: Finding) -> [String] {
+        let proof = finding.facts.proof
+        guard let proven = proof.proven else { return [] }
+        guard proven else { return ["    " + paint("not proven", "33") + ": " + TextRenderer.sanitize(proof.reason ?? "")] }
+        var lines = ["    " + paint("proven", "1;31") + ": " + TextRenderer.sanitize(proof.oracle ?? "")]
+        if let request = proof.request { lines.append("      by " + TextRenderer.sanitize(request)) }
+        return lines
     }
 
     /// `3 findings: 1 critical, 1 high, 1 low (12 files scanned in 0.42 s)`, plus hidden counts

@@ -396,6 +396,7 @@ public struct SASTEngine: Sendable {
                 handler.snippet = String(decoding: text.lineBytes(handler.line), as: UTF8.self)
                 return handler
             }
+            result.findings = RouteFacts.attach(result.findings, handlers: result.routes, file: file)
         }
         if applicationErrors { result.applicationErrors = ApplicationErrors.facts(of: module.root) }
         // A second round re-runs some rules only: the first one's evidence stands.

@@ -182,11 +182,23 @@ struct RouteExtractor {
             if method != "route", method != "api_route", !(path.map { $0.isEmpty || $0.hasPrefix("/") } ?? false) { continue }
             let receiver = aliases.canonicalize(base)
             var found = handler(def, group: "\(file)#\(receiver)", receiver: receiver, path: path)
+            found.methods = Self.methods(decorator: method, call: expression)
             found.guards += objectGuards[base] ?? []
             found.administratorsOnly = found.administratorsOnly || administratorObjects.contains(base)
             return found
         }
         return nil
+    }
+
+    /// The HTTP methods a route decorator registers: its verb (`@app.post`), else its
+    /// `methods=[...]` strings, else `GET` (Flask's `route` default); empty when `methods` is not
+    /// a list of strings.
+    static func methods(decorator: String, call: SyntaxNode) -> [String] {
+        guard decorator == "route" || decorator == "api_route" else { return [decorator.uppercased()] }
+        guard let list = call.keywordArgument("methods") else { return decorator == "route" ? ["GET"] : [] }
+        guard list.kind == .list || list.kind == .tuple else { return [] }
+        let names = list.children.compactMap { $0.kind == .string ? $0.text?.uppercased() : nil }
+        return names.count == list.children.count ? names : []
     }
 
     /// A module-level function whose first parameter is `request`, in a module that imports Django.

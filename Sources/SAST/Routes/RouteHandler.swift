@@ -16,6 +16,9 @@ public struct RouteHandler: Sendable, Hashable {
     public var column: Int
     /// The URL path when the code names it (`/notes/<int:id>`).
     public var path: String?
+    /// The HTTP methods it answers, when the code says (`methods=["GET", "POST"]`, `@app.post`,
+    /// a view class's `get`); empty when unknown.
+    public var methods: [String] = []
     /// The last line of the handler's function (``line`` to this is its code).
     public var endLine: Int = 0
     /// Whether its guards admit only administrators: a guard, dependency or base that names an

@@ -182,6 +182,9 @@ public struct TaintSource: Sendable, Hashable {
     /// attacker data depends on the caller, so a flow from it alone is at most medium severity,
     /// medium confidence: reported, never failing the default gate (issue 75).
     public var isLibrary = false
+    /// `in:`: where in a request the source reads (`query` for `flask.request.args`), for a
+    /// proof's request (`sentinel scan --prove`); nil where it is not a request's part.
+    public var requestPart: RequestPart? = nil
 }
 
 /// The parts of a `mode: taint` rule.

@@ -475,7 +475,7 @@ struct Cursor {
                 return try included(entry, path, from: library.sources, kind: "source", pattern: \.pattern)
             }
             let map = try mapping(entry, path)
-            for key in map.keys.sorted() where !["pattern", "pattern-either", "kind", "pattern-inside"].contains(key) {
+            for key in map.keys.sorted() where !["pattern", "pattern-either", "kind", "pattern-inside", "in"].contains(key) {
                 throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
             }
             var isLocal = false
@@ -497,7 +497,18 @@ struct Cursor {
                 throw RuleLoader.fail(file, entry.line, "'\(path)' must hold exactly one of pattern, pattern-either")
             }
             let inside = try map["pattern-inside"].map { try pattern($0, "\(path).pattern-inside") }
-            return patterns.map { TaintSource(pattern: $0, isLocal: isLocal, inside: inside, isLibrary: isLibrary) }
+            var part: RequestPart?
+            if let value = map["in"] {
+                let text = try string(value, "\(path).in")
+                guard let parsed = RequestPart(rawValue: text) else {
+                    let known = RequestPart.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw RuleLoader.fail(file, map.line("in"), "bad '\(path).in' '\(text)' (expected one of \(known))")
+                }
+                part = parsed
+            }
+            return patterns.map {
+                TaintSource(pattern: $0, isLocal: isLocal, inside: inside, isLibrary: isLibrary, requestPart: part)
+            }
         }
     }
 

@@ -11,6 +11,15 @@ extension TaintAnalyzer {
         var receiver: AbstractValue? = nil
         if callee.kind == .attribute, let base = callee.children.first {
             receiver = evaluate(base)
+            if let object = receiver, object.taint.awaitsRequestName, let method = callee.text,
+                Self.keyedReadMethods.contains(method), let key = arguments.first,
+                case .string(let name)? = PyConstant(literal: key)
+            {
+                // `request.args.get("q")`: the key names the request's value.
+                var named = object
+                named.taint = object.taint.namingRequest(name)
+                receiver = named
+            }
         } else if callee.kind != .name {
             // A callee that is itself an expression holds sinks of its own: `(new Function(code))()`,
             // `(0, eval)(code)`, `make(x)(y)`.
@@ -197,6 +206,10 @@ extension TaintAnalyzer {
 
     /// Container methods that read without changing the container.
     static let readOnlyContainerMethods: Set<String> = ["get", "copy"]
+    /// Methods that read one value of a request's part by its key (`request.args.get("q")`,
+    /// `getlist`, aiohttp's `getone`/`getall`, `cgi`'s `getfirst`/`getvalue`, Express's
+    /// `req.param("q")`).
+    static let keyedReadMethods: Set<String> = ["get", "getlist", "getone", "getall", "get_all", "getfirst", "getvalue", "param"]
 
     /// Path normalisation: a prefix check on the result then confines it.
     /// Node's `path.join`, `path.resolve` and `path.normalize` remove `..` segments as Python's

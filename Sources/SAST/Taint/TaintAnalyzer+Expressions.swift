@@ -22,6 +22,13 @@ extension TaintAnalyzer {
                 var origin = TaintOrigin(label: label, line: e.range.start.line)
                 origin.isLocal = source.isLocal
                 origin.isLibrary = source.isLibrary
+                origin.requestPart = source.requestPart
+                if source.requestPart != nil, kind == .call, let key = e.children.dropFirst().first,
+                    case .string(let name)? = PyConstant(literal: key)
+                {
+                    // The source is the keyed read itself: Tornado's `self.get_argument("q")`.
+                    origin.requestName = name
+                }
                 if !origin.isLocal { localizeSocketRead(e, &origin) }
                 if state.isAuthenticated { origin.isLocal = true }
                 origin.append(FlowHop(range: e.range, note: "source: " + label))
@@ -255,7 +262,9 @@ extension TaintAnalyzer {
 
     private mutating func evaluateAttribute(_ e: SyntaxNode) -> AbstractValue {
         guard let base = e.children.first, let name = e.text else { return .clean }
-        let value = evaluate(base)
+        var value = evaluate(base)
+        // `req.query.q`: the attribute read off the request's part names its value.
+        if value.taint.awaitsRequestName { value.taint = value.taint.namingRequest(name) }
         if let member = value.members["." + name] { return member }
         if base.kind == .name, base.text == receiverName, let className = currentClass {
             return receiverField(name, className: className)
@@ -305,7 +314,18 @@ extension TaintAnalyzer {
             return AbstractValue(taint: container.whole)
         }
         let key = evaluate(indexNode)
-        if let constant = key.constant {
+        if case .string(let name)? = key.constant, container.taint.awaitsRequestName {
+            // `request.form["q"]`: the key names the request's value.
+            var named = container
+            named.taint = container.taint.namingRequest(name)
+            return evaluateSubscript(constant: .string(name), of: named)
+        }
+        return evaluateSubscript(constant: key.constant, of: container)
+    }
+
+    /// `container[key]` for a key whose constant (if any) is known.
+    private func evaluateSubscript(constant: PyConstant?, of container: AbstractValue) -> AbstractValue {
+        if let constant {
             // Strings: a character of a constant is a constant too (rarely matters); of tainted text, tainted.
             if container.elements == nil, container.members.isEmpty { return AbstractValue(taint: container.whole) }
             return container.part(at: constant)

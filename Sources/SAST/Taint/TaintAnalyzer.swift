@@ -417,6 +417,8 @@ struct TaintAnalyzer {
             var origin = TaintOrigin(label: "parameter \(name) of \(functionName)", line: function.range.start.line)
             origin.isLocal = source.isLocal
             origin.isLibrary = source.isLibrary
+            origin.requestPart = source.requestPart
+            if source.requestPart != nil { origin.requestName = name }
             origin.append(FlowHop(range: function.range.headerRange, note: "source: parameter \(name) of \(functionName)"))
             state[name] = AbstractValue(taint: Taint(origin))
         }

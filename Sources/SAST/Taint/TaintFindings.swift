@@ -36,6 +36,8 @@ enum TaintFindings {
                 // real code, issue 55): those stay below the default report.
                 finding.confidence = rule.confidence == .low ? .low : .high
                 finding.facts.code.taintSource = .remote
+                finding.facts.code.sourceIn = flow.origin.requestPart
+                if flow.origin.requestPart != nil { finding.facts.code.sourceParameter = flow.origin.requestName }
             }
             finding.codeFlow = flow.origin.hops.map { hop in builder.step(hop) }
             if flow.origin.isLibrary, !flow.origin.isLocal {

@@ -1,3 +1,4 @@
+import Findings
 import PythonSyntax
 
 /// One step of a flow, for the finding's code flow: where it happened and what happened there.
@@ -29,6 +30,16 @@ struct TaintOrigin: Sendable {
     var socketParameter: Int?
     /// Where the value went between the source and here, oldest first (bounded).
     var hops: [FlowHop] = []
+    /// Where in the request the source reads (the source's `in:`), for a proof.
+    var requestPart: RequestPart?
+    /// The request value's name, when the code names it: the key read off the source
+    /// (`request.args.get("q")`, `req.query.q`), the source call's own (`get_argument("q")`), a
+    /// handler's parameter.
+    var requestName: String?
+
+    /// Whether the value is the source itself, not yet keyed: a key read off it names the
+    /// request's value.
+    var awaitsRequestName: Bool { requestPart != nil && requestName == nil && hops.count == 1 && parameter == nil }
 
     static let maximumHops = 10
 
@@ -84,6 +95,16 @@ struct Taint: Sendable, Equatable {
     func union(_ other: Taint) -> Taint {
         var copy = self
         copy.formUnion(other)
+        return copy
+    }
+
+    /// Whether an origin is a request's source not yet keyed (``TaintOrigin/awaitsRequestName``).
+    var awaitsRequestName: Bool { origins.contains(where: \.awaitsRequestName) }
+
+    /// The same origins, those awaiting one named `name`: a key was read off the source.
+    func namingRequest(_ name: String) -> Taint {
+        var copy = self
+        for i in copy.origins.indices where copy.origins[i].awaitsRequestName { copy.origins[i].requestName = name }
         return copy
     }
 

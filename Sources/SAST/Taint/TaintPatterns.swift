@@ -317,7 +317,8 @@ final class SourceMatchCache {
     static func key(of source: TaintSource) -> Int {
         numbers.withLock { table in
             let text =
-                "source\u{0}\(source.isLocal)\u{0}\(source.isLibrary)\u{0}\(source.inside?.source ?? "")\u{0}" + source.pattern.source
+                "source\u{0}\(source.isLocal)\u{0}\(source.isLibrary)\u{0}\(source.requestPart?.rawValue ?? "")\u{0}"
+                + "\(source.inside?.source ?? "")\u{0}" + source.pattern.source
             if let known = table[text] { return known }
             table[text] = table.count
             return table.count - 1

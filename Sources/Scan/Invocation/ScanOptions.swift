@@ -13,6 +13,8 @@ public struct ScanOptions: Sendable {
     public var kinds: [ScannerKind] = []
     /// `--dast URL`, checked.
     public var web: WebScanRequest?
+    /// `--prove URL`: the running application to prove taint findings against.
+    public var prove: WebScanRequest?
     /// Whether `--zap` was given (ZAP joins the default tools).
     public var zap = false
     /// `--tools`.

@@ -86,10 +86,10 @@ public struct ScanPlan: Sendable {
         var kinds = options.kinds
         let webOnly = options.web != nil && kinds.isEmpty && !options.pathsGiven
         if options.web != nil { kinds.append(.dast) }
-        let gate = options.failOn ?? config.failOn.map { Gate(failOn: $0) } ?? Gate()
+        let gate = options.failOn ?? config.failOn.map { Gate(failOn: $0, requiresProof: config.failOnProven) } ?? Gate()
         settings.append(
             ScanSetting(
-                key: "failOn", value: gate.failOn?.rawValue ?? "none",
+                key: "failOn", value: gate.spelled,
                 origin: origin(config.failOn != nil, option: options.failOn == nil ? nil : "--fail-on")))
         var request = ScanRequest(
             root: options.paths.root, kinds: kinds.isEmpty ? nil : kinds,
@@ -97,6 +97,10 @@ public struct ScanPlan: Sendable {
             config: config, gate: gate, baseline: options.baseline, changedLines: options.base?.changedLines,
             targets: webOnly ? [] : options.paths.targets, maxFileBytes: options.maxFileBytes)
         request.inlineSuppressions = options.inlineSuppressions
+        if var prove = options.prove {
+            prove.options.login = prove.options.login ?? config.dastLogin
+            request.prove = prove
+        }
         // An operator's option only: a pull request cannot raise the bound its own files are held to.
         request.maxFileWork = options.maxFileWork
         if let base = options.base {

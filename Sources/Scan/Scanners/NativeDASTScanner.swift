@@ -69,6 +69,13 @@ public struct NativeDASTScanner: ScanCore.Scanner {
     /// Scans the target in the sandbox. Throws `.invalidInput` for a bad URL or a target that
     /// does not answer, `.toolFailed` when the worker fails.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
+        let (result, hits) = try runWorker(context: context)
+        return output(result, canaryHits: hits)
+    }
+
+    /// The worker's run in the sandbox, and the canary's hits (token: what fetched it) once the
+    /// grace for late fetches is over. Throws as ``scan(_:context:)``.
+    func runWorker(context: ScanContext) throws -> (Outcome, [String: String]) {
         let start = try WebTarget.parse(options.target)
         _ = try WebTarget.headers(options.headers)
         var options = self.options
@@ -101,16 +108,20 @@ public struct NativeDASTScanner: ScanCore.Scanner {
             withEgress.networkAllow = [Scope(target: start).egressEntry]
             return try run(withEgress, context: context)
         }
-        if let fatal = result.worker.fatal { throw SentinelError(.invalidInput, "--dast: \(fatal)") }
+        if let fatal = result.worker.fatal { throw SentinelError(.invalidInput, "\(Self.optionName(options)): \(fatal)") }
         // A target may fetch a probe's URL after it answered (a queued job, a slow parser).
-        if canary != nil, !result.worker.probes.isEmpty { Thread.sleep(forTimeInterval: canaryGrace) }
-        return output(result, canaryHits: canary?.tokens ?? [:])
+        let probes = result.worker.probes.count + result.worker.proofs.reduce(0) { $0 + $1.probes.count }
+        if canary != nil, probes > 0 { Thread.sleep(forTimeInterval: canaryGrace) }
+        return (result, canary?.tokens ?? [:])
     }
+
+    /// The option that named the target: `--prove` for a proof, else `--dast`.
+    static func optionName(_ options: WebScanOptions) -> String { options.proofs.isEmpty ? "--dast" : "--prove" }
 
     /// The broker's name of the canary's listening socket, made by root for its analysis.
     public static let canaryResource = "dast-canary"
 
-    private struct Outcome {
+    struct Outcome {
         var worker: WebScanResult
         var run: RunResult
     }

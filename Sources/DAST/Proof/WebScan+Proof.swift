@@ -1,0 +1,127 @@
+import Documents
+import Findings
+import Web
+
+/// The proof phase (`sentinel scan --prove`): no crawl; for each static finding, the checks of
+/// its weakness at its route and its parameter only, one target after the other, so the
+/// requests each proof sent are its own.
+extension WebScan {
+    /// The value every parameter and path placeholder is given before a payload: a number,
+    /// which a typed route (`<int:id>`) accepts and every check appends to or replaces.
+    static let proofOriginal = "1"
+    /// The parameter's value for a file's weakness: the traversal and inclusion checks leave
+    /// a number alone (an id is no file name).
+    static let fileOriginal = "sentinel.txt"
+
+    /// The value the target's parameter starts from: a file name where its checks read files.
+    static func original(for target: ProofTarget) -> String {
+        target.checks.contains { [PathTraversalCheck.rule.id, FileInclusionCheck.rule.id].contains($0) }
+            ? fileOriginal : proofOriginal
+    }
+
+    /// Proves `targets` against the application at `start`. Throws only
+    /// `RequestBudget.Exhausted`; the outcomes of the targets proved so far are in `outcomes`.
+    func provePhase(
+        _ targets: [ProofTarget], start: WebURL, client: WebClient, budget: RequestBudget, canary: CanaryRegistry?,
+        tally: RequestTally, outcomes: inout [ProofOutcome]
+    ) throws {
+        let markers = Markers(seed: options.seed)
+        let planted = PlantedMarkers()
+        let engines = DatabaseEngines()
+        for target in targets {
+            let before = budget.sent
+            var outcome = ProofOutcome(id: target.id)
+            defer {
+                outcome.requests = budget.sent - before
+                outcomes.append(outcome)
+            }
+            let checks = WebRules.active.filter { check in check.rules.contains { target.checks.contains($0.id) } }
+            guard !checks.isEmpty else {
+                outcome.reason = "no check proves this weakness"
+                continue
+            }
+            var reasons: [String] = []
+            for point in Self.points(of: target, start: start) {
+                let baseline: WebResponse
+                do {
+                    tally.count("baseline")
+                    baseline = try client.send(point.request(point.original))
+                } catch let exhausted as RequestBudget.Exhausted {
+                    throw exhausted
+                } catch {
+                    reasons.append("no answer from \(point.endpoint.method) \(point.endpoint.url.path): \(Self.reason("\(error)"))")
+                    continue
+                }
+                if let refusal = Self.refusal(baseline.status) {
+                    reasons.append("\(point.endpoint.method) \(point.endpoint.url.path) answered \(baseline.status): \(refusal)")
+                    continue
+                }
+                var context = ActiveContext(
+                    client: client, baseline: baseline, markers: markers, canary: canary, planted: planted, tally: tally,
+                    engines: engines)
+                for check in checks where !point.isBinary || check.readsBytes {
+                    context.check = check.rules[0].id
+                    if let finding = try check.test(point, context: context).first {
+                        outcome.finding = finding
+                        break
+                    }
+                }
+                if outcome.finding != nil { break }
+                let url = point.request(point.original).url.withQuery([]).string
+                outcome.probes += (canary?.all ?? []).filter {
+                    $0.finding.location.parameter == point.name && $0.finding.location.url.map { $0.hasPrefix(url) } == true
+                }
+                let at = "\(point.endpoint.method) \(point.endpoint.url.path) [\(point.name)]"
+                // A 404 may be the route's own answer to a value that names nothing (`/files?name=1`):
+                // the checks run all the same, and the reason says both.
+                reasons.append(
+                    baseline.status == 404
+                        ? "\(at) answered 404 (not found): the route is not reached, or not with this value"
+                        : "the check did not confirm it at \(at)")
+            }
+            if outcome.finding == nil { outcome.reason = reasons.joined(separator: "; ") }
+        }
+    }
+
+    /// Why an answer shows the route was not reached, or nil when it was.
+    static func refusal(_ status: Int) -> String? {
+        switch status {
+        case 405: "route not reached (method not allowed)"
+        case 401, 403: "refused (the route needs a login: give dast.login)"
+        default: nil
+        }
+    }
+
+    /// The insertion points of `target`: its parameter where its source reads it, on its
+    /// route's path below the start URL's (`http://app/base/` + `/notes/<id>`).
+    static func points(of target: ProofTarget, start: WebURL) -> [InsertionPoint] {
+        let base = start.path.hasSuffix("/") ? String(start.path.dropLast()) : start.path
+        let route = target.route.hasPrefix("/") ? target.route : "/" + target.route
+        let (path, segment) = RoutePath.filled(base + route, with: proofOriginal, marking: target.parameter)
+        let url = start.with(path: path).withQuery([])
+        let method = target.method.uppercased()
+        let original = original(for: target)
+        let name = target.parameter
+        func point(_ body: Endpoint.Body, query: [NameValue] = [], _ place: InsertionPoint.Place) -> InsertionPoint {
+            InsertionPoint(
+                endpoint: Endpoint(method: method, url: url, query: query, body: body, discovery: .start), place: place,
+                original: original)
+        }
+        let form = point(.form([NameValue(name, original)]), .form(name))
+        let json = point(.json(DocumentNode.object([(name, .string(original))])), .json(JSONPath(steps: [.key(name)])))
+        switch target.part {
+        case .query: return [point(.none, query: [NameValue(name, original)], .query(name))]
+        case .form: return [form]
+        case .json: return [json]
+        case .formOrJSON: return [form, json]
+        case .queryOrForm:
+            return method == "GET" || method == "HEAD"
+                ? [point(.none, query: [NameValue(name, original)], .query(name))] : [form]
+        case .body: return [point(.raw(contentType: "text/plain", text: original), .body)]
+        case .cookie: return [point(.none, .cookie(name))]
+        case .header: return [point(.none, .header(name))]
+        case .path: return segment.map { [point(.none, .segment($0))] } ?? []
+        case .handlerParameter: return []
+        }
+    }
+}

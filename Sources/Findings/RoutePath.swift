@@ -1,0 +1,66 @@
+/// The parameters a route's path names, in the spellings of the frameworks: Flask's
+/// `<name>`/`<int:name>`, FastAPI's and Starlette's `{name}`/`{name:path}`, Express's `:name`.
+public enum RoutePath {
+    /// The names in `path`, in order.
+    public static func names(in path: String) -> [String] {
+        parameters(in: path).map(\.name)
+    }
+
+    /// One parameter of a path: its name and the range of its whole placeholder.
+    public struct Parameter: Sendable, Hashable {
+        /// `id` of `<int:id>`.
+        public var name: String
+        /// The converter or type, when the path gives one (`int`, `path`).
+        public var converter: String?
+        /// The placeholder's characters in the path.
+        public var range: Range<String.Index>
+    }
+
+    /// The placeholders of `path`, in order.
+    public static func parameters(in path: String) -> [Parameter] {
+        var found: [Parameter] = []
+        var index = path.startIndex
+        while index < path.endIndex {
+            let character = path[index]
+            if character == "<" || character == "{", let close = path[index...].firstIndex(of: character == "<" ? ">" : "}") {
+                let inner = path[path.index(after: index)..<close]
+                let parts = inner.split(separator: ":", maxSplits: 1).map(String.init)
+                // Flask writes the converter first (`<int:id>`), Starlette after (`{id:int}`).
+                let (name, converter) =
+                    character == "<"
+                    ? (parts.count == 2 ? (parts[1], parts[0]) : (parts.first ?? "", nil))
+                    : (parts.first ?? "", parts.count == 2 ? parts[1] : nil)
+                if !name.isEmpty { found.append(Parameter(name: name, converter: converter, range: index..<path.index(after: close))) }
+                index = path.index(after: close)
+            } else if character == ":", index == path.startIndex || path[path.index(before: index)] == "/" {
+                var end = path.index(after: index)
+                while end < path.endIndex, path[end].isLetter || path[end].isNumber || path[end] == "_" { end = path.index(after: end) }
+                let name = String(path[path.index(after: index)..<end])
+                if !name.isEmpty { found.append(Parameter(name: name, converter: nil, range: index..<end)) }
+                index = end
+            } else {
+                index = path.index(after: index)
+            }
+        }
+        return found
+    }
+}
+
+extension RoutePath {
+    /// `path` with every placeholder filled with `value`, and the index of the `/`-separated
+    /// segment that holds `parameter`'s (index 0 is before the first `/`), nil when the path
+    /// does not name it.
+    public static func filled(_ path: String, with value: String, marking parameter: String) -> (path: String, segment: Int?) {
+        var segment: Int?
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).enumerated().map { index, part -> String in
+            let text = String(part)
+            let placeholders = parameters(in: text)
+            guard !placeholders.isEmpty else { return text }
+            if placeholders.contains(where: { $0.name == parameter }) { segment = index }
+            var filled = text
+            for placeholder in placeholders.reversed() { filled.replaceSubrange(placeholder.range, with: value) }
+            return filled
+        }
+        return (parts.joined(separator: "/"), segment)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 80: `sentinel scan DIR --prove URL` end to end, as root (the analysis and the web
+/// worker each in their sandbox): the taint findings at routes of a Flask application are tried
+/// against it while it runs; two are proven with their request and oracle, one the application
+/// keeps out of reach is not (and says why), one at a route it does not serve answers 404; the
+/// gate `--fail-on proven` fails on the proven ones only.
+@Suite(.serialized)
+struct ProveCLITests {
+    static func findings(_ stdout: String) throws -> [(rule: String, line: Int, properties: [String: String])] {
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        return findings.map { finding in
+            let location = finding["location"] as? [String: Any]
+            return (
+                finding["ruleId"] as? String ?? "", location?["startLine"] as? Int ?? 0,
+                finding["properties"] as? [String: String] ?? [:]
+            )
+        }
+    }
+
+    @Test(
+        .enabled(if: TestHost.canSandbox, "the worker runs in the sandbox: needs root and user namespaces"),
+        .enabled(if: VulnerableApp.flaskAvailable, "needs python3-flask to run the application"))
+    func provesTheFlawsARequestReachesAndSaysWhyNotForTheRest() throws {
+        let app = try VulnerableApp(script: "app.py", directory: VulnerableApp.proveDirectory)
+        defer { app.stop() }
+        let home = NSTemporaryDirectory() + "prove-cli-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let environment = ["SENTINEL_HOME": home, "PATH": "/usr/bin:/bin"]
+        let result = try CLI.run(
+            [
+                "scan", VulnerableApp.proveDirectory, "--tools", "native", "--prove", app.url, "--rate", "500",
+                "--format", "json", "--fail-on", "proven",
+            ], environment: environment, timeout: 600)
+        #expect(result.status == 1, "\(result.stderr)")
+        let findings = try Self.findings(result.stdout)
+        let byLine = Dictionary(findings.map { ($0.line, $0) }, uniquingKeysWith: { a, _ in a })
+        let search = try #require(byLine[28])
+        #expect(search.rule == "python.taint-sql-injection")
+        #expect(search.properties["proven"] == "true", "\(search.properties)")
+        #expect(search.properties["proofRequest"]?.hasPrefix("GET \(app.url)search") == true)
+        #expect(search.properties["proofOracle"]?.contains("SQL injection in 'q'") == true)
+        #expect(search.properties["route"] == "/search" && search.properties["sourceIn"] == "query")
+        let hello = try #require(byLine[34])
+        #expect(hello.rule == "python.taint-xss")
+        #expect(hello.properties["proven"] == "true", "\(hello.properties)")
+        #expect(hello.properties["proofEvidence"]?.contains("<h1>Hello 1<") == true)
+        let lookup = try #require(byLine[42])
+        #expect(lookup.properties["proven"] == "false")
+        #expect(lookup.properties["proofReason"] == "the check did not confirm it at GET /lookup [code]")
+        let find = try #require(byLine[49])
+        #expect(find.properties["proven"] == "false")
+        #expect(find.properties["proofReason"]?.contains("GET /find [q] answered 404") == true)
+        for finding in findings { #expect(Int(finding.properties["proofRequests"] ?? "") ?? 0 > 0) }
+
+        // The text report says it under each finding, and the gate passes without a proof.
+        let text = try CLI.run(
+            [
+                "scan", VulnerableApp.proveDirectory, "--tools", "native", "--prove", app.url, "--rate", "500",
+                "--fail-on", "proven", "--dast-checks", "sqli",
+            ], environment: environment, timeout: 600)
+        #expect(text.status == 2)
+        #expect(text.stderr == "sentinel: --active, --openapi, --exclude-url, --dast-checks and --zap need --dast URL\n")
+    }
+
+    @Test func proveRefusesABadURLAndDast() throws {
+        let bad = try CLI.run(["scan", ".", "--prove", "ftp://x/"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("sentinel: --prove: "), "\(bad.stderr)")
+        let both = try CLI.run(["scan", ".", "--prove", "http://127.0.0.1:1/", "--dast", "http://127.0.0.1:1/"])
+        #expect(both.status == 2)
+        #expect(both.stderr == "sentinel: --prove and --dast cannot be used together\n")
+    }
+}

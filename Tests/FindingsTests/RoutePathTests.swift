@@ -1,0 +1,24 @@
+import Findings
+import Testing
+
+/// Issue 80: the placeholders of a route's path in each framework's spelling, and the path a
+/// proof requests.
+@Suite struct RoutePathTests {
+    @Test("names in Flask, Starlette and Express spellings")
+    func names() {
+        #expect(RoutePath.names(in: "/notes/<int:id>/<name>") == ["id", "name"])
+        #expect(RoutePath.names(in: "/files/{path:path}/{id}") == ["path", "id"])
+        #expect(RoutePath.names(in: "/users/:id/posts/:post_id") == ["id", "post_id"])
+        #expect(RoutePath.names(in: "/plain/a:b") == [])
+        #expect(RoutePath.names(in: "/open/<unclosed") == [])
+    }
+
+    @Test("filled: every placeholder takes the value; the marked one's segment is known")
+    func filled() {
+        let (path, segment) = RoutePath.filled("/users/<int:uid>/notes/<name>", with: "1", marking: "name")
+        #expect(path == "/users/1/notes/1")
+        #expect(segment == 4)
+        #expect(RoutePath.filled("/a/:id", with: "7", marking: "id") == ("/a/7", 2))
+        #expect(RoutePath.filled("/search", with: "1", marking: "q") == ("/search", nil))
+    }
+}

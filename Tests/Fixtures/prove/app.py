@@ -1,0 +1,64 @@
+"""A small Flask application for `sentinel scan --prove` (Tests/CLITests/ProveCLITests.swift).
+
+Started by the test on 127.0.0.1 (`--port 0 --port-file F`): two flaws a request proves, one
+flaw the application's own check keeps out of reach (a length limit the static analysis does not
+model), and one on a blueprint the application never registers (its route answers 404).
+"""
+
+import argparse
+import sqlite3
+
+from flask import Blueprint, Flask, abort, request
+
+app = Flask(__name__)
+# Never registered with the application: its routes are not served.
+admin = Blueprint("admin", __name__)
+
+
+def database():
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE items (name TEXT, code TEXT)")
+    db.execute("INSERT INTO items VALUES ('apple', 'a1'), ('pear', 'p2')")
+    return db
+
+
+@app.route("/search")
+def search():
+    term = request.args.get("q", "")
+    rows = database().execute("SELECT name FROM items WHERE name = '" + term + "'").fetchall()
+    return {"items": [row[0] for row in rows]}
+
+
+@app.route("/hello/<name>")
+def hello(name):
+    return "<h1>Hello " + name + "</h1>"
+
+
+@app.route("/lookup")
+def lookup():
+    code = request.args.get("code", "")
+    if len(code) > 1:
+        abort(400)
+    rows = database().execute("SELECT name FROM items WHERE code = '" + code + "'").fetchall()
+    return {"items": [row[0] for row in rows]}
+
+
+@admin.route("/find")
+def find():
+    term = request.args.get("q", "")
+    rows = database().execute("SELECT name FROM items WHERE name = '" + term + "'").fetchall()
+    return {"items": [row[0] for row in rows]}
+
+
+if __name__ == "__main__":
+    from werkzeug.serving import make_server
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--port-file")
+    arguments = parser.parse_args()
+    server = make_server("127.0.0.1", arguments.port, app, threaded=True)
+    if arguments.port_file:
+        with open(arguments.port_file, "w") as handle:
+            handle.write(str(server.server_port))
+    server.serve_forever()
