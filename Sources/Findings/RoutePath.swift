@@ -64,3 +64,78 @@ extension RoutePath {
         return (parts.joined(separator: "/"), segment)
     }
 }
+
+extension RoutePath {
+    /// A URL pattern as a path: Django's `path()` text as it is (`polls/<int:id>/`); a regular
+    /// expression of `re_path()`, `url()` or a Tornado spec read as one when it is a literal path
+    /// with groups (`^polls/(?P<id>\d+)/$`: `polls/<id>/`; an unnamed group, Tornado's
+    /// positional argument: `<_1>`, `<_2>`, ...); nil for any other expression (an alternation,
+    /// a class, a repeat outside a group), whose paths cannot be written out.
+    public static func fromPattern(_ pattern: String) -> String? {
+        var text = Substring(pattern)
+        if text.hasPrefix("^") { text = text.dropFirst() }
+        if text.hasSuffix("$") && !text.hasSuffix("\\$") { text = text.dropLast() }
+        guard text.contains(where: { "()[]*+?|{}\\^$".contains($0) }) else { return String(text) }
+        var out = ""
+        var unnamed = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            switch character {
+            case "(":
+                guard let close = closingParenthesis(text, from: index) else { return nil }
+                let inner = text[text.index(after: index)..<close]
+                if inner.hasPrefix("?P<"), let end = inner.firstIndex(of: ">") {
+                    out += "<" + inner[inner.index(inner.startIndex, offsetBy: 3)..<end] + ">"
+                } else if inner.hasPrefix("?") {
+                    return nil
+                } else {
+                    unnamed += 1
+                    out += "<_\(unnamed)>"
+                }
+                index = text.index(after: close)
+            case "\\":
+                let next = text.index(after: index)
+                guard next < text.endIndex, "./-_~:".contains(text[next]) else { return nil }
+                out.append(text[next])
+                index = text.index(after: next)
+            case "[", "]", "*", "+", "?", "|", "{", "}", "^", "$", ")":
+                return nil
+            default:
+                out.append(character)
+                index = text.index(after: index)
+            }
+        }
+        return out
+    }
+
+    /// The `)` that closes the group opening at `open`, through nested groups and escapes.
+    private static func closingParenthesis(_ text: Substring, from open: Substring.Index) -> Substring.Index? {
+        var depth = 0
+        var index = open
+        while index < text.endIndex {
+            switch text[index] {
+            case "\\":
+                index = text.index(after: index)
+                if index == text.endIndex { return nil }
+            case "(":
+                depth += 1
+            case ")":
+                depth -= 1
+                if depth == 0 { return index }
+            default:
+                break
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// `prefix` and `path` joined as URL paths (Django's patterns have no leading `/`):
+    /// `("polls/", "<int:id>/")` is `/polls/<int:id>/`.
+    public static func joined(_ prefix: String, _ path: String) -> String {
+        let head = prefix.hasPrefix("/") ? prefix : "/" + prefix
+        if head.hasSuffix("/") { return head + (path.hasPrefix("/") ? String(path.dropFirst()) : path) }
+        return head + (path.hasPrefix("/") || path.isEmpty ? path : "/" + path)
+    }
+}

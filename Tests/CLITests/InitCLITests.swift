@@ -142,6 +142,8 @@ struct InitCLITests {
         let bad = try CLI.run(["config", "show", root])
         #expect(bad.status == 2 && bad.stdout.isEmpty)
         #expect(
-            bad.stderr == "sentinel: \(root)/.sentinel.yml:1: failOn: 'sometimes' is not one of none, info, low, medium, high, critical\n")
+            bad.stderr
+                == "sentinel: \(root)/.sentinel.yml:1: failOn: 'sometimes' is not one of none, info, low, medium, high, critical, "
+                + "proven\n")
     }
 }

@@ -4,9 +4,10 @@ import Testing
 
 /// Issue 80: `sentinel scan DIR --prove URL` end to end, as root (the analysis and the web
 /// worker each in their sandbox): the taint findings at routes of a Flask application are tried
-/// against it while it runs; two are proven with their request and oracle, one the application
-/// keeps out of reach is not (and says why), one at a route it does not serve answers 404; the
-/// gate `--fail-on proven` fails on the proven ones only.
+/// against it while it runs; two are proven with their request and oracle, a third through the
+/// CSRF token of the route's own form, one the application keeps out of reach is not (and says
+/// why), one at a route it does not serve answers 404; the gate `--fail-on proven` fails on the
+/// proven ones only.
 @Suite(.serialized)
 struct ProveCLITests {
     static func findings(_ stdout: String) throws -> [(rule: String, line: Int, properties: [String: String])] {
@@ -38,22 +39,27 @@ struct ProveCLITests {
         #expect(result.status == 1, "\(result.stderr)")
         let findings = try Self.findings(result.stdout)
         let byLine = Dictionary(findings.map { ($0.line, $0) }, uniquingKeysWith: { a, _ in a })
-        let search = try #require(byLine[28])
+        let search = try #require(byLine[31])
         #expect(search.rule == "python.taint-sql-injection")
         #expect(search.properties["proven"] == "true", "\(search.properties)")
         #expect(search.properties["proofRequest"]?.hasPrefix("GET \(app.url)search") == true)
         #expect(search.properties["proofOracle"]?.contains("SQL injection in 'q'") == true)
         #expect(search.properties["route"] == "/search" && search.properties["sourceIn"] == "query")
-        let hello = try #require(byLine[34])
+        let hello = try #require(byLine[37])
         #expect(hello.rule == "python.taint-xss")
         #expect(hello.properties["proven"] == "true", "\(hello.properties)")
         #expect(hello.properties["proofEvidence"]?.contains("<h1>Hello 1<") == true)
-        let lookup = try #require(byLine[42])
+        let lookup = try #require(byLine[45])
         #expect(lookup.properties["proven"] == "false")
         #expect(lookup.properties["proofReason"] == "the check did not confirm it at GET /lookup [code]")
-        let find = try #require(byLine[49])
+        let find = try #require(byLine[52])
         #expect(find.properties["proven"] == "false")
         #expect(find.properties["proofReason"]?.contains("GET /find [q] answered 404") == true)
+        // Posted with the CSRF token the route's own form gave: refused without it.
+        let comment = try #require(byLine[65])
+        #expect(comment.rule == "python.taint-xss")
+        #expect(comment.properties["proven"] == "true", "\(comment.properties)")
+        #expect(comment.properties["proofRequest"]?.hasPrefix("POST \(app.url)comment") == true)
         for finding in findings { #expect(Int(finding.properties["proofRequests"] ?? "") ?? 0 > 0) }
 
         // The text report says it under each finding, and the gate passes without a proof.
@@ -64,6 +70,31 @@ struct ProveCLITests {
             ], environment: environment, timeout: 600)
         #expect(text.status == 2)
         #expect(text.stderr == "sentinel: --active, --openapi, --exclude-url, --dast-checks and --zap need --dast URL\n")
+    }
+
+    /// An Express application (a stand-in for Express under `lib/`, no npm registry here): the
+    /// route's path segment and query value are proven; the twin that strips markup is not.
+    @Test(
+        .enabled(if: TestHost.canSandbox, "the worker runs in the sandbox: needs root and user namespaces"),
+        .enabled(if: VulnerableApp.node != nil, "needs node to run the application"))
+    func provesExpressRoutes() throws {
+        let directory = VulnerableApp.proveScriptDirectory
+        let app = try VulnerableApp(
+            script: "app.js", directory: directory, interpreter: try #require(VulnerableApp.node),
+            environment: ["NODE_PATH": directory + "/lib"])
+        defer { app.stop() }
+        let home = NSTemporaryDirectory() + "prove-js-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let result = try CLI.run(
+            [
+                "scan", directory + "/app.js", "--tools", "native", "--prove", app.url, "--rate", "500", "--format", "json",
+                "--fail-on", "proven", "--min-confidence", "low",
+            ], environment: ["SENTINEL_HOME": home, "PATH": "/usr/bin:/bin"], timeout: 600)
+        #expect(result.status == 1, "\(result.stderr)")
+        let findings = try Self.findings(result.stdout).filter { $0.rule == "javascript.taint-xss" }
+        let proven = Dictionary(findings.map { ($0.line, $0.properties["proven"] ?? "-") }, uniquingKeysWith: { a, _ in a })
+        #expect(proven == [10: "true", 14: "true", 18: "false"], "\(findings.map(\.properties))")
+        #expect(findings.first { $0.line == 10 }?.properties["route"] == "/hello/:name")
     }
 
     @Test func proveRefusesABadURLAndDast() throws {

@@ -10,10 +10,11 @@ import Web
 /// confirmed, no safe twin is, and a route the application does not serve says so.
 @Suite(.integration, .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
 struct ProofPhaseTests {
-    /// Flaws a check proves in-band and quickly (no timing, no canary, no stored pass), by id.
+    /// Flaws a check proves quickly (no timing, no stored pass), by id; SSRF by the canary.
     static let proved = [
         "xss-reflected-body", "xss-reflected-post-form", "sqli-error", "sqli-boolean-numeric", "sqli-boolean-string",
         "cmdi-output", "path-traversal", "code-eval", "ssti", "open-redirect", "xpath-injection", "ldap-injection",
+        "ssrf",
     ]
 
     static func target(id: Int, method: String?, path: String, parameter: String?, cwe: Int) -> ProofTarget {
@@ -26,6 +27,8 @@ struct ProofPhaseTests {
     @Test func provesEachSeededFlawAtItsParameterAndNoTwin() throws {
         let app = try VulnerableApp()
         defer { app.stop() }
+        let canary = try CanaryListener()
+        defer { canary.stop() }
         let manifest = try VulnerableApp.manifest()
         let flaws = manifest.vulnerabilities.filter { Self.proved.contains($0.id) }
         #expect(flaws.count == Self.proved.count)
@@ -43,6 +46,7 @@ struct ProofPhaseTests {
         options.ratePerSecond = 0
         options.seed = 42
         options.proofs = targets
+        options.canary = canary.base()
         let transport = RecordingTransport()
         let result = try WebScan(options: options, transport: transport).run()
         #expect(result.fatal == nil)
@@ -51,7 +55,9 @@ struct ProofPhaseTests {
         let outcomes = Dictionary(uniqueKeysWithValues: result.proofs.map { ($0.id, $0) })
         for (index, flaw) in flaws.enumerated() {
             let proof = outcomes[2 * index]
-            #expect(proof?.finding != nil, "\(flaw.id): not proven: \(proof?.reason ?? "no outcome")")
+            // In band, or out of band: the application fetched the canary URL a probe sent.
+            let fetched = proof?.probes.contains { canary.tokens[$0.token] != nil } == true
+            #expect(proof?.finding != nil || fetched, "\(flaw.id): not proven: \(proof?.reason ?? "no outcome")")
             #expect(
                 proof?.finding.map {
                     $0.cwe.contains(flaw.cwe) || ProofTarget.checks(for: [flaw.cwe]).contains(String($0.ruleId.dropFirst(5)))
@@ -60,6 +66,7 @@ struct ProofPhaseTests {
             if flaw.twin != nil {
                 let twin = outcomes[2 * index + 1]
                 #expect(twin?.finding == nil, "\(flaw.id): safe twin proven")
+                #expect(twin?.probes.contains { canary.tokens[$0.token] != nil } != true, "\(flaw.id): safe twin fetched")
                 // Not confirmed, or a 404 to a file name that names nothing (`/safe/files`).
                 #expect(
                     twin?.reason.map { $0.contains("the check did not confirm it") || $0.contains("answered 404") } == true,

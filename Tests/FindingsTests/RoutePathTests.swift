@@ -21,4 +21,20 @@ import Testing
         #expect(RoutePath.filled("/a/:id", with: "7", marking: "id") == ("/a/7", 2))
         #expect(RoutePath.filled("/search", with: "1", marking: "q") == ("/search", nil))
     }
+
+    @Test("a URL pattern as a path: Django's path() as it is, a literal regex with its groups, nil for the rest")
+    func fromPattern() {
+        #expect(RoutePath.fromPattern("polls/<int:id>/") == "polls/<int:id>/")
+        #expect(RoutePath.fromPattern("^polls/(?P<id>\\d+)/$") == "polls/<id>/")
+        #expect(RoutePath.fromPattern("^sql_lab$") == "sql_lab")
+        #expect(RoutePath.fromPattern("/user/([0-9]+)/(\\w+)") == "/user/<_1>/<_2>")
+        #expect(RoutePath.fromPattern("^a\\.txt$") == "a.txt")
+        #expect(RoutePath.fromPattern("^(?:a|b)/$") == nil)
+        #expect(RoutePath.fromPattern("^a|b$") == nil)
+        #expect(RoutePath.fromPattern("^x[0-9]$") == nil)
+        #expect(RoutePath.fromPattern("^(unclosed") == nil)
+        #expect(RoutePath.joined("", "polls/") == "/polls/")
+        #expect(RoutePath.joined("/app/", "polls/<id>/") == "/app/polls/<id>/")
+        #expect(RoutePath.joined("/app", "/x") == "/app/x")
+    }
 }

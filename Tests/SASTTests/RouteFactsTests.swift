@@ -81,18 +81,160 @@ import Testing
         #expect(facts.map(\.route) == [nil])
     }
 
-    @Test("Express: the property read off req.query names the value")
+    @Test("Express: the property read off req.query names the value; the route is the router's")
     func expressQueryProperty() throws {
         let source = """
             const { exec } = require('child_process');
             const express = require('express');
             const app = express();
+            const router = express.Router();
             app.get('/run', (req, res) => {
               exec('ls ' + req.query.dir, (err, out) => res.send(out));
             });
+            function show(req, res) {
+              exec('cat ' + req.params.name, (err, out) => res.send(out));
+            }
+            router.post('/files/:name', show);
+            const other = makeThing();
+            other.get('/not/a/route', (req, res) => {
+              exec('ls ' + req.query.x, (err, out) => res.send(out));
+            });
             """
         let facts = try Self.facts("app.js", source, rule: "javascript.taint-command-injection")
-        #expect(facts.map(\.sourceIn) == [.query])
-        #expect(facts.map(\.sourceParameter) == ["dir"])
+        #expect(facts.map(\.sourceIn) == [.query, .path, .query])
+        #expect(facts.map(\.sourceParameter) == ["dir", "name", "x"])
+        // A receiver nothing shows to be a router (by its constructor's import) has no route.
+        #expect(facts.map(\.route) == ["/run", "/files/:name", nil])
+        #expect(facts.map(\.routeMethods) == [["GET"], ["POST"], nil])
+    }
+
+    @Test("Django: a view's path from the URL configurations, below the include that leads to them")
+    func djangoURLConfigurations() throws {
+        let engine = SASTEngine(rules: try EvidenceTests.shipped.get())
+        let root = engine.scan(
+            file: "site/urls.py",
+            source: """
+                from django.urls import include, path
+                urlpatterns = [path("lab/", include("lab.urls"))]
+                """)
+        let lab = engine.scan(
+            file: "lab/urls.py",
+            source: """
+                from django.urls import path, re_path
+                from . import views
+                urlpatterns = [
+                    path("ping/", views.ping),
+                    re_path(r"^items/(?P<item>[^/]+)/$", views.Items.as_view()),
+                ]
+                """)
+        let views = engine.scan(
+            file: "lab/views.py",
+            source: """
+                import subprocess
+                from django.http import HttpResponse
+                from django.views import View
+
+                def ping(request):
+                    return HttpResponse(subprocess.check_output("ping " + request.GET["host"], shell=True))
+
+                class Items(View):
+                    def post(self, request, item):
+                        return HttpResponse(subprocess.check_output("cat " + request.POST.get("name"), shell=True))
+                """)
+        let handlers = root.routes + lab.routes + views.routes
+        let findings = views.findings.filter { $0.ruleId == "python.taint-command-injection" }
+        #expect(findings.count == 2)
+        #expect(findings.allSatisfy { $0.facts.code.route == nil })
+        let routed = RouteFacts.attach(findings, projectHandlers: handlers).map(\.facts.code)
+        #expect(routed.map(\.route) == ["/lab/ping/", "/lab/items/<item>/"])
+        #expect(routed.map(\.routeMethods) == [nil, ["POST"]])
+        #expect(routed.map(\.sourceIn) == [.query, .form])
+        #expect(routed.map(\.sourceParameter) == ["host", "name"])
+    }
+
+    @Test("Tornado: a handler class's methods take the path of the URL spec that names the class")
+    func tornadoURLSpecs() throws {
+        let engine = SASTEngine(rules: try EvidenceTests.shipped.get())
+        let app = engine.scan(
+            file: "app.py",
+            source: """
+                import subprocess
+                import tornado.web
+
+                class RunHandler(tornado.web.RequestHandler):
+                    def get(self):
+                        self.write(subprocess.check_output("run " + self.get_argument("job"), shell=True))
+
+                def make_app():
+                    return tornado.web.Application([(r"/run", RunHandler)])
+                """)
+        let findings = app.findings.filter { $0.ruleId == "python.taint-command-injection" }
+        let routed = RouteFacts.attach(findings, projectHandlers: app.routes).map(\.facts.code)
+        #expect(routed.map(\.route) == ["/run"])
+        #expect(routed.map(\.routeMethods) == [["GET"]])
+        #expect(routed.map(\.sourceIn) == [.queryOrForm])
+        #expect(routed.map(\.sourceParameter) == ["job"])
+    }
+
+    @Test("Flask: a blueprint's route below the prefix its registration gives, else its constructor's")
+    func blueprintPrefixes() throws {
+        let engine = SASTEngine(rules: try EvidenceTests.shipped.get())
+        let users = engine.scan(
+            file: "shop/users.py",
+            source: """
+                import subprocess
+                from flask import Blueprint, request
+
+                users = Blueprint("users", __name__, url_prefix="/people")
+
+                @users.route("/ping")
+                def ping():
+                    return subprocess.check_output("ping " + request.args["host"], shell=True)
+                """)
+        let app = engine.scan(
+            file: "shop/app.py",
+            source: """
+                from flask import Flask
+                from shop.users import users
+
+                app = Flask(__name__)
+                app.register_blueprint(users, url_prefix="/user")
+                """)
+        let findings = users.findings.filter { $0.ruleId == "python.taint-command-injection" }
+        #expect(findings.map(\.facts.code.route) == ["/ping"])
+        let registered = RouteFacts.attach(findings, projectHandlers: users.routes + app.routes)
+        #expect(registered.map(\.facts.code.route) == ["/user/ping"])
+        let constructed = RouteFacts.attach(findings, projectHandlers: users.routes)
+        #expect(constructed.map(\.facts.code.route) == ["/people/ping"])
+    }
+
+    @Test("Hono and Koa: the value a call reads names it; the route is the router's")
+    func honoAndKoa() throws {
+        let hono = """
+            import { Hono } from 'hono';
+            import { exec } from 'child_process';
+            const app = new Hono();
+            app.get('/items/:id', (c) => {
+              exec('show ' + c.req.param('id'));
+              return c.text('ok');
+            });
+            """
+        let honoFacts = try Self.facts("app.ts", hono, rule: "javascript.taint-command-injection")
+        #expect(honoFacts.map(\.sourceIn) == [.path])
+        #expect(honoFacts.map(\.sourceParameter) == ["id"])
+        #expect(honoFacts.map(\.route) == ["/items/:id"])
+        let koa = """
+            const Router = require('@koa/router');
+            const { exec } = require('child_process');
+            const router = new Router();
+            router.post('/run', async (ctx) => {
+              exec('run ' + ctx.request.body.job);
+            });
+            """
+        let koaFacts = try Self.facts("routes.js", koa, rule: "javascript.taint-command-injection")
+        #expect(koaFacts.map(\.sourceIn) == [.formOrJSON])
+        #expect(koaFacts.map(\.sourceParameter) == ["job"])
+        #expect(koaFacts.map(\.route) == ["/run"])
+        #expect(koaFacts.map(\.routeMethods) == [["POST"]])
     }
 }

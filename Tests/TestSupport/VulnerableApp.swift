@@ -22,9 +22,17 @@ public final class VulnerableApp: @unchecked Sendable {
     public static let flaskAvailable =
         pythonAvailable && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/flask/__init__.py")
 
+    /// The Express application `sentinel scan --prove` is tested against (`Tests/Fixtures/prove-js`).
+    public static let proveScriptDirectory = (directory as NSString).deletingLastPathComponent + "/prove-js"
+
+    /// Node.js, when there (`/usr/bin/node` or `/usr/local/bin/node`).
+    public static let node = ["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
     /// True when a Python 3 interpreter is there to run the app.
     public static let pythonAvailable = FileManager.default.isExecutableFile(atPath: python)
-    static let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "/usr/local/bin/python3"
+    /// The Python 3 interpreter the apps run with.
+    public static let python =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "/usr/local/bin/python3"
 
     /// The port it listens on (127.0.0.1).
     public let port: Int
@@ -33,15 +41,20 @@ public final class VulnerableApp: @unchecked Sendable {
     private let process: Process
     private let portDirectory: String
 
-    /// Starts the app (`script` of `directory`, the DAST fixtures by default, with `arguments`)
-    /// and waits (up to 30 s) for it to listen.
-    public init(script: String = "vulnapp.py", arguments: [String] = [], directory: String = VulnerableApp.directory) throws {
+    /// Starts the app (`script` of `directory`, the DAST fixtures by default, with `arguments`,
+    /// run by `interpreter`, python3 by default, with `environment` added) and waits (up to 30 s)
+    /// for it to listen.
+    public init(
+        script: String = "vulnapp.py", arguments: [String] = [], directory: String = VulnerableApp.directory,
+        interpreter: String = VulnerableApp.python, environment: [String: String] = [:]
+    ) throws {
         TestTier.startingServer("the vulnerable test application")
         portDirectory = NSTemporaryDirectory() + "vulnapp-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: portDirectory, withIntermediateDirectories: false)
         let portFile = portDirectory + "/port"
         process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python)
+        process.executableURL = URL(fileURLWithPath: interpreter)
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.arguments = [directory + "/" + script, "--port", "0", "--port-file", portFile] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

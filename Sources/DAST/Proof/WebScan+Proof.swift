@@ -9,14 +9,16 @@ extension WebScan {
     /// The value every parameter and path placeholder is given before a payload: a number,
     /// which a typed route (`<int:id>`) accepts and every check appends to or replaces.
     static let proofOriginal = "1"
-    /// The parameter's value for a file's weakness: the traversal and inclusion checks leave
-    /// a number alone (an id is no file name).
-    static let fileOriginal = "sentinel.txt"
-
-    /// The value the target's parameter starts from: a file name where its checks read files.
+    /// The value the target's parameter starts from, of the kind its weakness takes: the
+    /// traversal, inclusion and request-forgery checks leave a number alone (an id is no file
+    /// name and no URL), and a redirect's target is a path (Django's `redirect("1")` fails
+    /// where `redirect("/")` redirects).
     static func original(for target: ProofTarget) -> String {
-        target.checks.contains { [PathTraversalCheck.rule.id, FileInclusionCheck.rule.id].contains($0) }
-            ? fileOriginal : proofOriginal
+        let checks = Set(target.checks)
+        if !checks.isDisjoint(with: [PathTraversalCheck.rule.id, FileInclusionCheck.rule.id]) { return "sentinel.txt" }
+        if checks.contains(SSRFCheck.rule.id) { return "http://localhost/" }
+        if checks.contains(OpenRedirectCheck.rule.id) { return "/" }
+        return proofOriginal
     }
 
     /// Proves `targets` against the application at `start`. Throws only
@@ -41,7 +43,13 @@ extension WebScan {
                 continue
             }
             var reasons: [String] = []
-            for point in Self.points(of: target, start: start) {
+            let points = Self.points(of: target, start: start)
+            if points.isEmpty {
+                outcome.reason = "the route's path \(target.route) does not show where \(target.parameter) goes"
+                continue
+            }
+            for found in points {
+                let point = try Self.seededFromPage(found, client: client, tally: tally)
                 let baseline: WebResponse
                 do {
                     tally.count("baseline")
@@ -81,6 +89,32 @@ extension WebScan {
             }
             if outcome.finding == nil { outcome.reason = reasons.joined(separator: "; ") }
         }
+    }
+
+    /// A form point with the other fields of the route's own form, when a `GET` of the route
+    /// serves one that posts back to it: its hidden fields (a CSRF token, which a framework
+    /// refuses a post without) and defaults go with the payload, as a browser would send them.
+    /// Any other point, or a page without such a form, is `point` as it is.
+    static func seededFromPage(_ point: InsertionPoint, client: WebClient, tally: RequestTally) throws -> InsertionPoint {
+        guard case .form(let name) = point.place, case .form = point.endpoint.body else { return point }
+        let url = point.endpoint.url
+        tally.count("baseline")
+        let page: WebResponse
+        do {
+            page = try client.send(Endpoint(method: "GET", url: url, discovery: .start).request)
+        } catch let exhausted as RequestBudget.Exhausted {
+            throw exhausted
+        } catch {
+            return point
+        }
+        guard page.isHTML else { return point }
+        let forms = HTMLDocument.parse(page.text, url: url).forms.filter { $0.method == "POST" && $0.action.path == url.path }
+        guard let form = forms.first(where: { $0.fields.contains { $0.name == name } }) ?? forms.first else { return point }
+        var pairs = form.submission().map { NameValue($0.name, $0.value) }.filter { $0.name != name }
+        pairs.append(NameValue(name, point.original))
+        var endpoint = point.endpoint
+        endpoint.body = .form(pairs)
+        return InsertionPoint(endpoint: endpoint, place: point.place, original: point.original)
     }
 
     /// Why an answer shows the route was not reached, or nil when it was.

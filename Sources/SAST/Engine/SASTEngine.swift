@@ -398,6 +398,11 @@ public struct SASTEngine: Sendable {
             }
             result.findings = RouteFacts.attach(result.findings, handlers: result.routes, file: file)
         }
+        if language != .python, result.findings.contains(where: { $0.facts.code.sourceIn != nil }) {
+            // A script's routes only place its findings (the route rules read Python's handlers).
+            let handlers = ScriptRouteExtractor(file: file, aliases: index.aliases).handlers(in: module.root)
+            result.findings = RouteFacts.attach(result.findings, handlers: handlers, file: file)
+        }
         if applicationErrors { result.applicationErrors = ApplicationErrors.facts(of: module.root) }
         // A second round re-runs some rules only: the first one's evidence stands.
         if frameworks, language != .python { result.frameworkEvidence = FrameworkEvidence(root: module.root) }

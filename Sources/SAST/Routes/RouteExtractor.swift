@@ -1,3 +1,4 @@
+import Findings
 import PythonSyntax
 
 /// Finds the request handlers of one Python file (``RouteHandler``): functions under a route
@@ -59,7 +60,8 @@ struct RouteExtractor {
         }
         var out: [RouteHandler] = []
         extractor.visit(root, topLevel: true, importsDjango: importsDjango, into: &out)
-        if importsDjango { out += urlTargets(root) }
+        if importsDjango || imports(root, prefixes: ["tornado"]) { out += urlTargets(root) }
+        out += blueprintPrefixes(root)
         out += definitions(in: root)
         return out
     }
@@ -114,27 +116,86 @@ struct RouteExtractor {
     }
 
     /// The views Django URL patterns name: `path("p/", views.show)`, `re_path(r"^p$", show)`,
-    /// `url(r"^p$", views.show, name="show")` (the last name of the second argument).
+    /// `url(r"^p$", views.show, name="show")` (the last name of the second argument), with the
+    /// pattern's path (``RoutePath/fromPattern(_:)``) and what an entry includes
+    /// (`include("polls.urls")`); and Tornado's URL specs, `(r"/p", Handler)` and
+    /// `url(r"/p", Handler)`.
     private func urlTargets(_ root: SyntaxNode) -> [RouteHandler] {
         var out: [RouteHandler] = []
+        func entry(_ node: SyntaxNode, pattern: SyntaxNode, target: SyntaxNode) {
+            var target = target
+            var included: String?
+            if target.kind == .call, let callee = target.callee, callee.text == "include",
+                let module = target.callArguments.first, module.kind == .string
+            {
+                included = module.text
+            } else if target.kind == .call, let callee = target.callee, callee.kind == .attribute,
+                let base = callee.children.first
+            {
+                // `Class.as_view()`: the class.
+                target = base
+            }
+            let name = included.map { "include:" + $0 } ?? target.dottedName?.split(separator: ".").last.map(String.init)
+            guard let name else { return }
+            var found = RouteHandler(
+                file: file, name: name, group: "", receiver: nil, line: node.range.start.line,
+                column: node.range.start.column, kind: .urlTarget)
+            found.path = pattern.kind == .string ? pattern.text.flatMap { RoutePath.fromPattern($0) } : nil
+            found.included = included
+            out.append(found)
+        }
         root.walk { node in
+            if node.kind == .tuple, node.children.count >= 2, node.children[0].kind == .string,
+                node.children[0].text.map({ $0.hasPrefix("/") || $0.hasPrefix("^/") }) == true,
+                node.children[1].kind == .name || node.children[1].kind == .attribute
+            {
+                // Tornado: `(r"/path", Handler)` in an application's handler list.
+                entry(node, pattern: node.children[0], target: node.children[1])
+                return true
+            }
             // The callee's last name first (a name's text, an attribute's name): most calls fail it
             // before their dotted name is spelled out.
             guard node.kind == .call, let callee = node.callee, callee.kind == .name || callee.kind == .attribute,
                 let last = callee.text, ["path", "re_path", "url"].contains(last), callee.dottedName != nil,
                 node.callArguments.count >= 2
             else { return true }
-            var target = node.callArguments[node.callArguments.startIndex + 1]
-            // `Class.as_view()`: the class.
-            if target.kind == .call, let callee = target.callee, callee.kind == .attribute, let base = callee.children.first {
-                target = base
-            }
-            if let name = target.dottedName?.split(separator: ".").last {
-                out.append(
-                    RouteHandler(
-                        file: file, name: String(name), group: "", receiver: nil, line: node.range.start.line,
-                        column: node.range.start.column, kind: .urlTarget))
-            }
+            entry(
+                node, pattern: node.callArguments[node.callArguments.startIndex],
+                target: node.callArguments[node.callArguments.startIndex + 1])
+            return true
+        }
+        return out
+    }
+
+    /// The URL prefixes of Flask blueprints: `bp = Blueprint(..., url_prefix="/p")` at the top of
+    /// the module, and `x.register_blueprint(bp, url_prefix="/p")` anywhere (which wins).
+    private func blueprintPrefixes(_ root: SyntaxNode) -> [RouteHandler] {
+        var out: [RouteHandler] = []
+        func entry(_ node: SyntaxNode, mounted: String, prefix: SyntaxNode, registers: Bool) {
+            guard prefix.kind == .string, let path = prefix.text else { return }
+            var found = RouteHandler(
+                file: file, name: (registers ? "register " : "blueprint ") + mounted, group: "", receiver: nil,
+                line: node.range.start.line,
+                column: node.range.start.column, path: path, kind: .urlTarget)
+            found.mounted = mounted
+            out.append(found)
+        }
+        let module = Self.moduleName(file)
+        for statement in root.children where statement.kind == .assign {
+            guard let value = statement.children.last, value.kind == .call, let callee = value.callee?.dottedName,
+                aliases.canonicalize(callee).hasSuffix("Blueprint"), let prefix = value.keywordArgument("url_prefix"),
+                statement.children.count == 2, let name = statement.children[0].dottedName
+            else { continue }
+            entry(statement, mounted: module.isEmpty ? name : module + "." + name, prefix: prefix, registers: false)
+        }
+        root.walk { node in
+            guard node.kind == .call, let callee = node.callee, callee.kind == .attribute, callee.text == "register_blueprint",
+                let blueprint = node.callArguments.first?.dottedName, let prefix = node.keywordArgument("url_prefix")
+            else { return true }
+            let canonical = aliases.canonicalize(blueprint)
+            // A blueprint of this module keeps this module's name, as its definition gives it.
+            let mounted = canonical == blueprint && !blueprint.contains(".") && !module.isEmpty ? module + "." + blueprint : canonical
+            entry(node, mounted: mounted, prefix: prefix, registers: true)
             return true
         }
         return out
@@ -333,6 +394,7 @@ struct RouteExtractor {
             guard answers else { continue }
             var handler = handler(def, group: "\(file)#classes", receiver: nil, path: nil)
             handler.name = "\(cls.text ?? "").\(name)"
+            if Self.routeMethods.contains(name) { handler.methods = [name.uppercased()] }
             handler.guards += classGuards
             handler.administratorsOnly = handler.administratorsOnly || classSources.contains(where: Self.namesAdministrators)
             out.append(handler)

@@ -1,19 +1,22 @@
 import Findings
 
 /// The route a taint finding's source is read in: a flow whose source is a request's part
-/// inside a handler whose path the code names gets that path and the handler's methods
+/// inside a handler whose path is known gets that path and the handler's methods
 /// (`CodeFacts.route`, `routeMethods`), and a handler's parameter becomes a path segment or a
 /// query value by that path. This is what a proof (`sentinel scan --prove`) sends its request
 /// to; a finding without it is not tried.
-enum RouteFacts {
-    /// `findings` with the route facts of those whose source is read inside one of `handlers`
-    /// of `file`.
-    static func attach(_ findings: [Finding], handlers: [RouteHandler], file: String) -> [Finding] {
-        let routed = handlers.filter { $0.kind == .handler && $0.path != nil && $0.file == file }
+public enum RouteFacts {
+    /// `findings` of `file` with the route facts of those whose source is read inside one of
+    /// `handlers` (the file's own, from its decorators).
+    /// `replacing`: a route already there gives way (a blueprint's prefix, known only once the
+    /// project's files are read).
+    static func attach(_ findings: [Finding], handlers: [RouteHandler], file: String, replacing: Bool = false) -> [Finding] {
+        let routed = handlers.filter { $0.path != nil && $0.file == file && ($0.kind == .handler || $0.kind == .unroutedView) }
         guard !routed.isEmpty else { return findings }
         return findings.map { finding in
-            guard finding.facts.code.sourceIn != nil, let source = finding.codeFlow.first?.location,
-                source.file == nil || source.file == file, let line = source.startLine,
+            guard replacing || finding.facts.code.route == nil, finding.facts.code.sourceIn != nil,
+                let source = finding.codeFlow.first?.location, source.file == nil || source.file == file,
+                let line = source.startLine,
                 let handler = routed.first(where: { $0.line <= line && line <= max($0.endLine, $0.line) }),
                 let path = handler.path
             else { return finding }
@@ -24,6 +27,74 @@ enum RouteFacts {
                 finding.facts.code.sourceIn = RoutePath.names(in: path).contains(name) ? .path : .query
             }
             return finding
+        }
+    }
+
+    /// `findings` of a whole project with the route facts the project's URL configurations give
+    /// (``resolved(_:)``), for those that have none yet.
+    public static func attach(_ findings: [Finding], projectHandlers handlers: [RouteHandler]) -> [Finding] {
+        let resolved = resolved(handlers)
+        // Only handlers whose path the project's other files changed or gave.
+        let changed = zip(handlers, resolved).filter { $0.0.path != $0.1.path }.map(\.1)
+        let byFile = Dictionary(grouping: changed, by: \.file)
+        guard !byFile.isEmpty else { return findings }
+        return findings.map { finding in
+            guard let file = finding.location.file, let handlers = byFile[file] else { return finding }
+            return attach([finding], handlers: handlers, file: file, replacing: true)[0]
+        }
+    }
+
+    /// `handlers` with the paths a project's URL configurations give them: a Django function
+    /// view by the name a `path()`/`re_path()`/`url()` entry routes to, a view class's or a
+    /// Tornado handler's methods by their class's name, each path below the prefixes of the
+    /// `include()`s that lead to its configuration's module. A name routed to two paths keeps
+    /// the first.
+    public static func resolved(_ handlers: [RouteHandler]) -> [RouteHandler] {
+        let targets = handlers.filter { $0.kind == .urlTarget && $0.mounted == nil }
+        let mounts = handlers.filter { $0.kind == .urlTarget && $0.mounted != nil }
+        guard !targets.isEmpty || !mounts.isEmpty else { return handlers }
+        let includes = targets.filter { $0.included != nil && $0.path != nil }
+        func prefix(of file: String, depth: Int) -> String {
+            let module = RouteExtractor.moduleName(file)
+            guard depth < 8,
+                let include = includes.first(where: { include in
+                    guard let included = include.included, include.file != file else { return false }
+                    return module == included || module.hasSuffix("." + included)
+                }), let path = include.path
+            else { return "" }
+            return RoutePath.joined(prefix(of: include.file, depth: depth + 1), path)
+        }
+        var paths: [String: String] = [:]
+        var prefixes: [String: String] = [:]
+        for target in targets where target.included == nil {
+            guard let path = target.path, paths[target.name] == nil else { continue }
+            let head = prefixes[target.file] ?? prefix(of: target.file, depth: 0)
+            prefixes[target.file] = head
+            paths[target.name] = RoutePath.joined(head, path)
+        }
+        // A blueprint's prefix: its registration's, else its constructor's (Flask's order).
+        func blueprintPrefix(of handler: RouteHandler) -> String? {
+            guard let receiver = handler.receiver else { return nil }
+            let module = RouteExtractor.moduleName(handler.file)
+            let key = receiver.contains(".") || module.isEmpty ? receiver : module + "." + receiver
+            let matching = mounts.filter { mount in
+                guard let mounted = mount.mounted else { return false }
+                return key == mounted || key.hasSuffix("." + mounted) || mounted.hasSuffix("." + key)
+            }
+            return (matching.first { $0.name.hasPrefix("register ") } ?? matching.first)?.path
+        }
+        return handlers.map { handler in
+            if let path = handler.path, handler.kind == .handler, let prefix = blueprintPrefix(of: handler) {
+                var mounted = handler
+                mounted.path = RoutePath.joined(prefix, path)
+                return mounted
+            }
+            guard handler.path == nil, handler.kind == .handler || handler.kind == .unroutedView else { return handler }
+            let owner = handler.name.split(separator: ".").first.map(String.init) ?? handler.name
+            guard let path = paths[owner] ?? paths[handler.name] else { return handler }
+            var routed = handler
+            routed.path = path
+            return routed
         }
     }
 }

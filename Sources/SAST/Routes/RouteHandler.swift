@@ -16,6 +16,14 @@ public struct RouteHandler: Sendable, Hashable {
     public var column: Int
     /// The URL path when the code names it (`/notes/<int:id>`).
     public var path: String?
+    /// For a URL configuration's entry (``RouteEntryKind/urlTarget``) that includes another
+    /// (`path("polls/", include("polls.urls"))`): that module; its entries' paths start with
+    /// this one's.
+    public var included: String?
+    /// For an entry that gives a Flask blueprint its URL prefix (`bp = Blueprint(...,
+    /// url_prefix="/user")`, `app.register_blueprint(bp, url_prefix="/user")`): the blueprint,
+    /// as the module that defines it and its name (`pkg.views.bp`), or as the importer resolves it.
+    public var mounted: String?
     /// The HTTP methods it answers, when the code says (`methods=["GET", "POST"]`, `@app.post`,
     /// a view class's `get`); empty when unknown.
     public var methods: [String] = []

@@ -45,7 +45,12 @@ public struct FindingProver: Sendable {
                 part != .handlerParameter, let parameter = code.sourceParameter, !parameter.isEmpty
             else { continue }
             let methods = code.routeMethods ?? []
-            let method = methods.contains("GET") ? "GET" : methods.first ?? "GET"
+            // A body goes with a method that has one; anything else with GET where the route takes it.
+            let inBody = [RequestPart.form, .json, .formOrJSON, .body].contains(part)
+            let method =
+                inBody
+                ? methods.first { $0 != "GET" && $0 != "HEAD" } ?? (methods.isEmpty ? "POST" : methods[0])
+                : methods.contains("GET") ? "GET" : methods.first ?? "GET"
             targets.append(
                 ProofTarget(
                     id: index, method: method, route: route, part: part, parameter: parameter,

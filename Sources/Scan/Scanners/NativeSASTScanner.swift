@@ -196,6 +196,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         }
         // Route rules read every file's handlers at once: siblings and the project's other handlers.
         let handlers = collected.flatMap { $0?.routes ?? [] }
+        // Django's URL configurations and Tornado's specs name their views' paths in other files.
+        findings = RouteFacts.attach(findings, projectHandlers: handlers)
         findings += RouteEngine(rules: rules.routeRules, declaredGuards: models.guards).findings(handlers: handlers)
         findings = AdministratorHandlers.placed(findings, handlers: handlers, rules: rules.rules)
         var exceptionFacts: [String: ApplicationErrors.FileFacts] = [:]

@@ -2,15 +2,18 @@
 
 Started by the test on 127.0.0.1 (`--port 0 --port-file F`): two flaws a request proves, one
 flaw the application's own check keeps out of reach (a length limit the static analysis does not
-model), and one on a blueprint the application never registers (its route answers 404).
+model), one on a blueprint the application never registers (its route answers 404), and one
+behind a form's CSRF token (proven when the proof posts the token the page gave).
 """
 
 import argparse
+import secrets
 import sqlite3
 
-from flask import Blueprint, Flask, abort, request
+from flask import Blueprint, Flask, abort, request, session
 
 app = Flask(__name__)
+app.secret_key = secrets.token_hex(16)
 # Never registered with the application: its routes are not served.
 admin = Blueprint("admin", __name__)
 
@@ -48,6 +51,18 @@ def find():
     term = request.args.get("q", "")
     rows = database().execute("SELECT name FROM items WHERE name = '" + term + "'").fetchall()
     return {"items": [row[0] for row in rows]}
+
+
+@app.route("/comment", methods=["GET", "POST"])
+def comment():
+    # A form with a CSRF token: a post without the token the page gave is refused.
+    if request.method == "GET":
+        session["token"] = secrets.token_hex(8)
+        return ('<form method="post" action="/comment"><input type="hidden" name="token" value="%s">'
+                '<input name="text"><button>Send</button></form>' % session["token"])
+    if not session.get("token") or request.form.get("token") != session["token"]:
+        abort(403)
+    return "<p>" + request.form["text"] + "</p>"
 
 
 if __name__ == "__main__":
