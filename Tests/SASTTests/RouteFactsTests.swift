@@ -237,4 +237,34 @@ import Testing
         #expect(koaFacts.map(\.route) == ["/run"])
         #expect(koaFacts.map(\.routeMethods) == [["POST"]])
     }
+
+    @Test("FastAPI: a body model's field is a JSON key; Form() and Header() say where a parameter is")
+    func fastAPIDeclaredParts() throws {
+        let source = """
+            import subprocess
+            from fastapi import FastAPI, Form, Header
+            from pydantic import BaseModel
+
+            app = FastAPI()
+
+            class Job(BaseModel):
+                command: str
+
+            @app.post("/jobs")
+            def run(job: Job):
+                return subprocess.check_output("run " + job.command, shell=True)
+
+            @app.post("/form")
+            def form(task: str = Form(...)):
+                return subprocess.check_output("run " + task, shell=True)
+
+            @app.get("/agent")
+            def agent(user_agent: str = Header(None)):
+                return subprocess.check_output("log " + user_agent, shell=True)
+            """
+        let facts = try Self.facts("api.py", source, rule: "python.taint-command-injection")
+        #expect(facts.map(\.sourceIn) == [.json, .form, .header])
+        #expect(facts.map(\.sourceParameter) == ["command", "task", "user_agent"])
+        #expect(facts.map(\.route) == ["/jobs", "/form", "/agent"])
+    }
 }

@@ -153,7 +153,10 @@ extension WebScan {
                 ? [point(.none, query: [NameValue(name, original)], .query(name))] : [form]
         case .body: return [point(.raw(contentType: "text/plain", text: original), .body)]
         case .cookie: return [point(.none, .cookie(name))]
-        case .header: return [point(.none, .header(name))]
+        case .header:
+            // A header's name has hyphens where code names it with underscores (FastAPI's
+            // `user_agent: str = Header()`); proxies drop headers whose names have underscores.
+            return [point(.none, .header(name.replacingOccurrences(of: "_", with: "-")))]
         case .path: return segment.map { [point(.none, .segment($0))] } ?? []
         case .handlerParameter: return []
         }

@@ -1,3 +1,4 @@
+import Findings
 import PythonSyntax
 
 /// Taint analysis of one file for one rule: flow-sensitive within each function, with function
@@ -386,6 +387,8 @@ struct TaintAnalyzer {
         if known == nil { routeSources[offset] = .some(found) }
         guard let source = found else { return }
         var typed = Self.typedRouteParameters(function)
+        // Where in the request each parameter is, when its declaration says (FastAPI).
+        var declaredParts: [String: RequestPart] = [:]
         // `item_id: int` (FastAPI, typed views) cannot carry text either; the request object itself
         // and injected dependencies (`db = Depends(get_db)`) are not request data, their fields are.
         if function.children.count > 2 {
@@ -406,6 +409,7 @@ struct TaintAnalyzer {
                 {
                     typed.insert(name)
                 }
+                if let part = declaredPart(of: parameter, type: type) { declaredParts[name] = part }
             }
         }
         // A path segment (`/{name}`, `<name>`) holds no slash: it cannot walk out of a directory.
@@ -419,9 +423,36 @@ struct TaintAnalyzer {
             origin.isLibrary = source.isLibrary
             origin.requestPart = source.requestPart
             if source.requestPart != nil { origin.requestName = name }
+            if source.requestPart == .handlerParameter, let part = declaredParts[name] {
+                origin.requestPart = part
+                // A body model's fields are read off it (`item.name`): the field names the JSON key.
+                if part == .json { origin.requestName = nil }
+            }
             origin.append(FlowHop(range: function.range.headerRange, note: "source: parameter \(name) of \(functionName)"))
             state[name] = AbstractValue(taint: Taint(origin))
         }
+    }
+
+    /// Where a FastAPI handler's parameter comes from when its declaration says: its default's
+    /// marker (`= Query()`, `Form()`, `Header()`, `Cookie()`, `Body()`, `Path()`), or a type
+    /// this file defines as a pydantic model (`item: Item`, `class Item(BaseModel)`): the JSON
+    /// body, whose fields the handler reads.
+    private func declaredPart(of parameter: SyntaxNode, type: String?) -> RequestPart? {
+        if parameter.children.count > 1, parameter.children[1].kind == .call,
+            let callee = parameter.children[1].children.first?.dottedName
+        {
+            switch callee.split(separator: ".").last.map(String.init) ?? callee {
+            case "Query": return .query
+            case "Form": return .form
+            case "Header": return .header
+            case "Cookie": return .cookie
+            case "Body": return .json
+            case "Path": return .path
+            default: break
+            }
+        }
+        guard let type, let bases = model.classes[type]?.bases else { return nil }
+        return bases.contains { ($0.split(separator: ".").last.map(String.init) ?? $0) == "BaseModel" } ? .json : nil
     }
 
     /// Whether `type` is an enumeration this file defines (`class ImageType(str, Enum)`): the
