@@ -39,28 +39,34 @@ struct ProveCLITests {
         #expect(result.status == 1, "\(result.stderr)")
         let findings = try Self.findings(result.stdout)
         let byLine = Dictionary(findings.map { ($0.line, $0) }, uniquingKeysWith: { a, _ in a })
-        let search = try #require(byLine[31])
+        let search = try #require(byLine[32])
         #expect(search.rule == "python.taint-sql-injection")
         #expect(search.properties["proven"] == "true", "\(search.properties)")
         #expect(search.properties["proofRequest"]?.hasPrefix("GET \(app.url)search") == true)
         #expect(search.properties["proofOracle"]?.contains("SQL injection in 'q'") == true)
         #expect(search.properties["route"] == "/search" && search.properties["sourceIn"] == "query")
-        let hello = try #require(byLine[37])
+        let hello = try #require(byLine[38])
         #expect(hello.rule == "python.taint-xss")
         #expect(hello.properties["proven"] == "true", "\(hello.properties)")
         #expect(hello.properties["proofEvidence"]?.contains("<h1>Hello 1<") == true)
-        let lookup = try #require(byLine[45])
+        let lookup = try #require(byLine[46])
         #expect(lookup.properties["proven"] == "false")
         #expect(lookup.properties["proofReason"] == "the check did not confirm it at GET /lookup [code]")
-        let find = try #require(byLine[52])
+        let find = try #require(byLine[53])
         #expect(find.properties["proven"] == "false")
         #expect(find.properties["proofReason"]?.contains("GET /find [q] answered 404") == true)
         // Posted with the CSRF token the route's own form gave: refused without it.
-        let comment = try #require(byLine[65])
+        let comment = try #require(byLine[66])
         #expect(comment.rule == "python.taint-xss")
         #expect(comment.properties["proven"] == "true", "\(comment.properties)")
         #expect(comment.properties["proofRequest"]?.hasPrefix("POST \(app.url)comment") == true)
-        for finding in findings { #expect(Int(finding.properties["proofRequests"] ?? "") ?? 0 > 0) }
+        // The handler reads a second field first: sent beside the one tried, it lets the query run.
+        let login = try #require(byLine[74])
+        #expect(login.properties["routeParameters"] == "form:password")
+        #expect(login.properties["proven"] == "true", "\(login.properties)")
+        for finding in findings where finding.rule.contains("taint") {
+            #expect(Int(finding.properties["proofRequests"] ?? "") ?? 0 > 0)
+        }
 
         // The text report says it under each finding, and the gate passes without a proof.
         let text = try CLI.run(

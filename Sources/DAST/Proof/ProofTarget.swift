@@ -16,15 +16,21 @@ public struct ProofTarget: Sendable, Codable, Hashable {
     public var parameter: String
     /// The active checks to run, by rule id (`sqli`): those of the finding's weakness.
     public var checks: [String]
+    /// The route's other values its handler reads, `part:name` (`form:password`): sent with the
+    /// one tried, each with a plain value, so a handler that checks them first goes on.
+    public var others: [String] = []
 
     /// A target; see the properties.
-    public init(id: Int, method: String, route: String, part: RequestPart, parameter: String, checks: [String]) {
+    public init(
+        id: Int, method: String, route: String, part: RequestPart, parameter: String, checks: [String], others: [String] = []
+    ) {
         self.id = id
         self.method = method
         self.route = route
         self.part = part
         self.parameter = parameter
         self.checks = checks
+        self.others = others
     }
 
     /// The ids of the active checks that prove a weakness of `cwe` (a finding's list, most

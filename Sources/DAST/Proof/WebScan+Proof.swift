@@ -111,6 +111,10 @@ extension WebScan {
         let forms = HTMLDocument.parse(page.text, url: url).forms.filter { $0.method == "POST" && $0.action.path == url.path }
         guard let form = forms.first(where: { $0.fields.contains { $0.name == name } }) ?? forms.first else { return point }
         var pairs = form.submission().map { NameValue($0.name, $0.value) }.filter { $0.name != name }
+        // The handler's other fields the form lacks keep the values the point gave them.
+        if case .form(let given) = point.endpoint.body {
+            pairs += given.filter { field in field.name != name && !pairs.contains { $0.name == field.name } }
+        }
         pairs.append(NameValue(name, point.original))
         var endpoint = point.endpoint
         endpoint.body = .form(pairs)
@@ -137,20 +141,31 @@ extension WebScan {
         let original = original(for: target)
         let name = target.parameter
         func point(_ body: Endpoint.Body, query: [NameValue] = [], _ place: InsertionPoint.Place) -> InsertionPoint {
-            InsertionPoint(
+            let query = place == .query(name) ? query : query.filter { $0.name != name }
+            return InsertionPoint(
                 endpoint: Endpoint(method: method, url: url, query: query, body: body, discovery: .start), place: place,
                 original: original)
         }
-        let form = point(.form([NameValue(name, original)]), .form(name))
-        let json = point(.json(DocumentNode.object([(name, .string(original))])), .json(JSONPath(steps: [.key(name)])))
+        // The handler's other values, by part: plain values beside the one tried.
+        func others(_ part: RequestPart) -> [NameValue] {
+            target.others.compactMap { entry in
+                guard let colon = entry.firstIndex(of: ":"), entry[..<colon] == part.rawValue else { return nil }
+                let other = String(entry[entry.index(after: colon)...])
+                return other == name || other.isEmpty ? nil : NameValue(other, proofOriginal)
+            }
+        }
+        let queryOthers = others(.query) + others(.queryOrForm)
+        let form = point(.form(others(.form) + others(.formOrJSON) + [NameValue(name, original)]), query: queryOthers, .form(name))
+        let members = (others(.json) + others(.formOrJSON)).map { ($0.name, DocumentNode.Value.string($0.value)) }
+        let json = point(
+            .json(DocumentNode.object(members + [(name, .string(original))])), query: queryOthers, .json(JSONPath(steps: [.key(name)])))
+        let query = point(.none, query: queryOthers + [NameValue(name, original)], .query(name))
         switch target.part {
-        case .query: return [point(.none, query: [NameValue(name, original)], .query(name))]
+        case .query: return [query]
         case .form: return [form]
         case .json: return [json]
         case .formOrJSON: return [form, json]
-        case .queryOrForm:
-            return method == "GET" || method == "HEAD"
-                ? [point(.none, query: [NameValue(name, original)], .query(name))] : [form]
+        case .queryOrForm: return method == "GET" || method == "HEAD" ? [query] : [form]
         case .body: return [point(.raw(contentType: "text/plain", text: original), .body)]
         case .cookie: return [point(.none, .cookie(name))]
         case .header:

@@ -21,11 +21,15 @@ public struct CodeFacts: Sendable, Hashable {
     public var route: String?
     /// The HTTP methods that route answers (`GET`, `POST`).
     public var routeMethods: [String]?
+    /// The route's other values its handler reads by name, `part:name` (`form:password`): a
+    /// proof sends them too.
+    public var routeParameters: [String]?
 
     /// Code facts; leave out what is unknown.
     public init(
         taintSource: TaintSource? = nil, sourceEncoding: String? = nil, sourceIn: RequestPart? = nil,
-        sourceParameter: String? = nil, route: String? = nil, routeMethods: [String]? = nil
+        sourceParameter: String? = nil, route: String? = nil, routeMethods: [String]? = nil,
+        routeParameters: [String]? = nil
     ) {
         self.taintSource = taintSource
         self.sourceEncoding = sourceEncoding
@@ -33,5 +37,6 @@ public struct CodeFacts: Sendable, Hashable {
         self.sourceParameter = sourceParameter
         self.route = route
         self.routeMethods = routeMethods
+        self.routeParameters = routeParameters
     }
 }

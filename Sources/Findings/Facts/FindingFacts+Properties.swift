@@ -80,7 +80,8 @@ extension CodeFacts {
     init(reading r: inout PropertyReader) {
         self.init(
             taintSource: r.raw("source"), sourceEncoding: r.string("sourceEncoding"), sourceIn: r.raw("sourceIn"),
-            sourceParameter: r.string("sourceParameter"), route: r.string("route"), routeMethods: r.list("routeMethods", ","))
+            sourceParameter: r.string("sourceParameter"), route: r.string("route"), routeMethods: r.list("routeMethods", ","),
+            routeParameters: r.list("routeParameters", ","))
     }
 
     func write(to w: inout PropertyWriter) {
@@ -90,6 +91,7 @@ extension CodeFacts {
         w.set("sourceParameter", sourceParameter)
         w.set("route", route)
         w.set("routeMethods", routeMethods, ",")
+        w.set("routeParameters", routeParameters, ",")
     }
 }
 

@@ -332,6 +332,7 @@ public struct SASTEngine: Sendable {
         }
         // Taint rules first: they publish what importers read, and the files waiting for this one
         // start once that is out, while the search rules run here. Findings keep the rules' order.
+        let requestReads = RequestReads()
         var byRule = [[Finding]](repeating: [], count: compiled.count)
         // The phase the file's work budget ran out in: that rule's findings are dropped (its
         // analysis was cut short), those of the rules before it kept (each analysis was whole).
@@ -339,7 +340,7 @@ public struct SASTEngine: Sendable {
         for i in applicable where compiled[i].taint != nil {
             byRule[i] = compiled[i].findings(
                 in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared,
-                presence: presence)
+                presence: presence, requestReads: requestReads)
             if meter.isExhausted {
                 byRule[i] = []
                 stopped = "taint analysis (rule \(compiled[i].rule.id))"
@@ -391,16 +392,20 @@ public struct SASTEngine: Sendable {
             let rendered = RenderedContexts(aliases: index.aliases, root: module.root)
             result.renderedContexts = rendered.contexts(in: module.root)
             result.contextBuilders = rendered.builders(in: module.root)
+            let reads = requestReads.all
             result.routes = RouteExtractor(file: file, aliases: index.aliases).handlers(in: module.root).map { handler in
                 var handler = handler
                 handler.snippet = String(decoding: text.lineBytes(handler.line), as: UTF8.self)
-                return handler
+                return RouteFacts.reading(reads, into: handler)
             }
             result.findings = RouteFacts.attach(result.findings, handlers: result.routes, file: file)
         }
         if language != .python, result.findings.contains(where: { $0.facts.code.sourceIn != nil }) {
             // A script's routes only place its findings (the route rules read Python's handlers).
-            let handlers = ScriptRouteExtractor(file: file, aliases: index.aliases).handlers(in: module.root)
+            let reads = requestReads.all
+            let handlers = ScriptRouteExtractor(file: file, aliases: index.aliases).handlers(in: module.root).map {
+                RouteFacts.reading(reads, into: $0)
+            }
             result.findings = RouteFacts.attach(result.findings, handlers: handlers, file: file)
         }
         if applicationErrors { result.applicationErrors = ApplicationErrors.facts(of: module.root) }
@@ -538,7 +543,8 @@ final class CompiledRule: Sendable {
     /// `presence`: the file's identifiers in the engine's vocabulary (nil: read from `index`).
     func findings(
         in index: FileIndex, builder: FindingBuilder, sourceCache: SourceMatchCache, model: FileModel,
-        project: ProjectView? = nil, shared: SharedSummaries? = nil, presence: IdentifierPresence? = nil
+        project: ProjectView? = nil, shared: SharedSummaries? = nil, presence: IdentifierPresence? = nil,
+        requestReads: RequestReads? = nil
     ) -> [Finding] {
         switch rule.mode {
         case .search(let formula):
@@ -558,6 +564,7 @@ final class CompiledRule: Sendable {
             if let presence {
                 analyzer.namesPresent = (gates.sinks.isSatisfied(by: presence), gates.sanitizers.isSatisfied(by: presence))
             }
+            analyzer.requestReads = requestReads
             analyzer.run()
             // The functions this rule left to the rule-free summary are published once, for any rule.
             // A rule without some of the rule-free sanitizers publishes its own functions' summaries

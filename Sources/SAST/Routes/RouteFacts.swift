@@ -26,8 +26,30 @@ public enum RouteFacts {
             if finding.facts.code.sourceIn == .handlerParameter, let name = finding.facts.code.sourceParameter {
                 finding.facts.code.sourceIn = RoutePath.names(in: path).contains(name) ? .path : .query
             }
+            let own = "\(finding.facts.code.sourceIn?.rawValue ?? ""):\(finding.facts.code.sourceParameter ?? "")"
+            let others = handler.requestParameters.filter { $0 != own }
+            finding.facts.code.routeParameters = others.isEmpty ? nil : others
             return finding
         }
+    }
+
+    /// `handler` with the request values read by name inside it (``RouteHandler/requestParameters``):
+    /// a parameter of the handler's own, or a key read in its lines. At most 20.
+    static func reading(_ reads: Set<RequestReads.Read>, into handler: RouteHandler) -> RouteHandler {
+        let end = max(handler.endLine, handler.line)
+        let inside = reads.filter { $0.line >= handler.line && $0.line <= end }
+        guard !inside.isEmpty else { return handler }
+        let named = Set(handler.path.map(RoutePath.names(in:)) ?? [])
+        var read = handler
+        read.requestParameters = Array(
+            Set(
+                inside.map { read in
+                    // A handler's parameter is a path segment where the path names it, else a query value.
+                    let part = read.part == .handlerParameter ? (named.contains(read.name) ? .path : .query) : read.part
+                    return "\(part.rawValue):\(read.name)"
+                }
+            ).sorted().prefix(20))
+        return read
     }
 
     /// `findings` of a whole project with the route facts the project's URL configurations give

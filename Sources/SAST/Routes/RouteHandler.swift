@@ -24,6 +24,9 @@ public struct RouteHandler: Sendable, Hashable {
     /// url_prefix="/user")`, `app.register_blueprint(bp, url_prefix="/user")`): the blueprint,
     /// as the module that defines it and its name (`pkg.views.bp`), or as the importer resolves it.
     public var mounted: String?
+    /// The request's values its code reads by name, `part:name` (`form:password`), sorted: a
+    /// proof sends them with the one it tries (``RouteFacts``).
+    public var requestParameters: [String] = []
     /// The HTTP methods it answers, when the code says (`methods=["GET", "POST"]`, `@app.post`,
     /// a view class's `get`); empty when unknown.
     public var methods: [String] = []

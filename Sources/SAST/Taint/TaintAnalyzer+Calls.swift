@@ -17,7 +17,7 @@ extension TaintAnalyzer {
             {
                 // `request.args.get("q")`: the key names the request's value.
                 var named = object
-                named.taint = object.taint.namingRequest(name)
+                named.taint = namingRequest(object.taint, name)
                 receiver = named
             }
         } else if callee.kind != .name {

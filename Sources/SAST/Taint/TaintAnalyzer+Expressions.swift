@@ -28,6 +28,7 @@ extension TaintAnalyzer {
                 {
                     // The source is the keyed read itself: Tornado's `self.get_argument("q")`.
                     origin.requestName = name
+                    if let part = source.requestPart { requestReads?.note(line: origin.line, part: part, name: name) }
                 }
                 if !origin.isLocal { localizeSocketRead(e, &origin) }
                 if state.isAuthenticated { origin.isLocal = true }
@@ -264,12 +265,23 @@ extension TaintAnalyzer {
         guard let base = e.children.first, let name = e.text else { return .clean }
         var value = evaluate(base)
         // `req.query.q`: the attribute read off the request's part names its value.
-        if value.taint.awaitsRequestName { value.taint = value.taint.namingRequest(name) }
+        if value.taint.awaitsRequestName { value.taint = namingRequest(value.taint, name) }
         if let member = value.members["." + name] { return member }
         if base.kind == .name, base.text == receiverName, let className = currentClass {
             return receiverField(name, className: className)
         }
         return AbstractValue(taint: value.taint)
+    }
+
+    /// `taint` with its origins awaiting a name named `name` (``Taint/namingRequest(_:)``), each
+    /// such read noted for the file (``RequestReads``).
+    func namingRequest(_ taint: Taint, _ name: String) -> Taint {
+        if let requestReads {
+            for origin in taint.origins where origin.awaitsRequestName {
+                if let part = origin.requestPart { requestReads.note(line: origin.line, part: part, name: name) }
+            }
+        }
+        return taint.namingRequest(name)
     }
 
     /// `self.name` not written in this method: a class constant, a source another method stored,
@@ -317,7 +329,7 @@ extension TaintAnalyzer {
         if case .string(let name)? = key.constant, container.taint.awaitsRequestName {
             // `request.form["q"]`: the key names the request's value.
             var named = container
-            named.taint = container.taint.namingRequest(name)
+            named.taint = namingRequest(container.taint, name)
             return evaluateSubscript(constant: .string(name), of: named)
         }
         return evaluateSubscript(constant: key.constant, of: container)

@@ -37,6 +37,8 @@ struct TaintAnalyzer {
     /// Whether the file names every identifier of some sink and of some sanitizer, when the
     /// engine already knows it from its numbered vocabulary (nil: read from the index's names).
     var namesPresent: (sinks: Bool, sanitizers: Bool)?
+    /// Where the named values of a request this analysis reads are noted, when the file keeps them.
+    var requestReads: RequestReads?
 
     /// The last analysis of a function: the flows it found (while reporting), and what they and
     /// its summary depend on besides the function itself.
@@ -427,6 +429,9 @@ struct TaintAnalyzer {
                 origin.requestPart = part
                 // A body model's fields are read off it (`item.name`): the field names the JSON key.
                 if part == .json { origin.requestName = nil }
+            }
+            if let part = origin.requestPart, let named = origin.requestName {
+                requestReads?.note(line: function.range.start.line, part: part, name: named)
             }
             origin.append(FlowHop(range: function.range.headerRange, note: "source: parameter \(name) of \(functionName)"))
             state[name] = AbstractValue(taint: Taint(origin))

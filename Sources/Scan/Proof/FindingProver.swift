@@ -54,7 +54,7 @@ public struct FindingProver: Sendable {
             targets.append(
                 ProofTarget(
                     id: index, method: method, route: route, part: part, parameter: parameter,
-                    checks: ProofTarget.checks(for: finding.cwe)))
+                    checks: ProofTarget.checks(for: finding.cwe), others: code.routeParameters ?? []))
         }
         return targets
     }

@@ -2,8 +2,9 @@
 
 Started by the test on 127.0.0.1 (`--port 0 --port-file F`): two flaws a request proves, one
 flaw the application's own check keeps out of reach (a length limit the static analysis does not
-model), one on a blueprint the application never registers (its route answers 404), and one
-behind a form's CSRF token (proven when the proof posts the token the page gave).
+model), one on a blueprint the application never registers (its route answers 404), one
+behind a form's CSRF token (proven when the proof posts the token the page gave), and one whose
+handler refuses a post without a second field (proven when the proof sends it too).
 """
 
 import argparse
@@ -63,6 +64,15 @@ def comment():
     if not session.get("token") or request.form.get("token") != session["token"]:
         abort(403)
     return "<p>" + request.form["text"] + "</p>"
+
+
+@app.route("/login", methods=["POST"])
+def login():
+    # Both fields are required: a post without `password` is refused (400) before the query.
+    password = request.form["password"]
+    user = request.form["user"]
+    rows = database().execute("SELECT name FROM items WHERE name = '" + user + "'").fetchall()
+    return {"found": len(rows), "ok": bool(rows) and password == "secret"}
 
 
 if __name__ == "__main__":
