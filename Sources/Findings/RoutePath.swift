@@ -139,3 +139,62 @@ extension RoutePath {
         return head + (path.hasPrefix("/") || path.isEmpty ? path : "/" + path)
     }
 }
+
+/// A route of the scanned code, where a web finding's URL can be placed: its path as the code
+/// writes it, its methods, and the handler's file and line.
+public struct RouteLocation: Sendable, Hashable {
+    /// The path (`/notes/<int:id>`, `/users/:id`).
+    public var path: String
+    /// The methods it answers (empty: not said).
+    public var methods: [String]
+    /// The handler's file, relative to the scan root.
+    public var file: String
+    /// The handler's line.
+    public var line: Int
+
+    /// A route; see the properties.
+    public init(path: String, methods: [String], file: String, line: Int) {
+        self.path = path
+        self.methods = methods
+        self.file = file
+        self.line = line
+    }
+}
+
+extension RoutePath {
+    /// Whether the URL path `path` is one `route` serves: each placeholder one segment (Flask's
+    /// `path` converter and Starlette's `:path` the rest), every other segment equal; a trailing
+    /// `/` on either side does not matter.
+    public static func matches(_ route: String, _ path: String) -> Bool {
+        func segments(_ text: String) -> [Substring] {
+            var parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.first == "" { parts.removeFirst() }
+            if parts.last == "", !parts.isEmpty { parts.removeLast() }
+            return parts
+        }
+        let want = segments(route)
+        let got = segments(path)
+        var index = 0
+        for part in want {
+            let placeholders = parameters(in: String(part))
+            if let only = placeholders.first, placeholders.count == 1, String(part)[only.range] == part {
+                if only.converter == "path" { return index < got.count }
+                guard index < got.count, !got[index].isEmpty else { return false }
+            } else if !placeholders.isEmpty {
+                // A segment that mixes text and a placeholder (`item-<id>`): its text around it.
+                guard index < got.count, matchesMixed(String(part), String(got[index]), placeholders) else { return false }
+            } else {
+                guard index < got.count, got[index] == part else { return false }
+            }
+            index += 1
+        }
+        return index == got.count
+    }
+
+    private static func matchesMixed(_ segment: String, _ value: String, _ placeholders: [Parameter]) -> Bool {
+        guard let first = placeholders.first, let last = placeholders.last else { return segment == value }
+        let head = String(segment[..<first.range.lowerBound])
+        let tail = String(segment[last.range.upperBound...])
+        return value.hasPrefix(head) && value.hasSuffix(tail) && value.count > head.count + tail.count
+    }
+}

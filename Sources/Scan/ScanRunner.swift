@@ -158,6 +158,8 @@ public struct ScanRunner: Sendable {
             equivalence = equivalence ?? output.equivalence
         }
         report.notices += inputErrors
+        let routes = outputs.flatMap(\.routes)
+        if !routes.isEmpty { report.findings = Self.placedAtRoutes(report.findings, routes: routes) }
         if let prove = request.prove {
             try Self.prove(&report, request: prove, minimumConfidence: request.minimumConfidence, context: context)
         }
@@ -299,6 +301,28 @@ public struct ScanRunner: Sendable {
         report.notices.append(Notice(level: .info, message: line, tool: ToolName.dast))
         if let stopped = summary.stoppedBy {
             report.notices.append(Notice(level: .warning, message: "prove: cut short by its \(stopped)", tool: ToolName.dast))
+        }
+    }
+
+    /// Web findings (native DAST, ZAP, Wapiti) with the route their URL is and its handler's
+    /// location (`route`, `routeHandler`), where the scanned code serves that route: the first
+    /// route whose path matches the URL's (or its end, for an application below a prefix), of
+    /// the finding's method when the route says.
+    static func placedAtRoutes(_ findings: [Finding], routes: [RouteLocation]) -> [Finding] {
+        findings.map { finding in
+            guard finding.location.isWeb, let url = finding.location.url, let path = WebURLPath.path(of: url) else { return finding }
+            let method = finding.location.method?.uppercased()
+            let candidates = routes.filter { route in
+                method.map { route.methods.isEmpty || route.methods.contains($0) } ?? true
+            }
+            guard
+                let route = candidates.first(where: { RoutePath.matches($0.path, path) })
+                    ?? candidates.first(where: { route in WebURLPath.suffixes(of: path).contains { RoutePath.matches(route.path, $0) } })
+            else { return finding }
+            var placed = finding
+            placed.facts.code.route = route.path
+            placed.facts.code.routeHandler = "\(route.file):\(route.line)"
+            return placed
         }
     }
 

@@ -112,6 +112,9 @@ public struct ScannerOutput: Sendable {
     public var skippedFiles: [SkippedFile] = []
     /// Which native rules cover which Bandit/Semgrep checks (set by the native engine).
     public var equivalence: RuleEquivalence?
+    /// The routes the code serves (set by the native engine): web findings are placed at their
+    /// handlers.
+    public var routes: [RouteLocation] = []
 
     /// Makes an output; only the tool run is required.
     public init(findings: [Finding] = [], rules: [RuleDescriptor] = [], tool: ToolRun, notices: [Notice] = []) {

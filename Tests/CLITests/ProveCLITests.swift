@@ -103,6 +103,32 @@ struct ProveCLITests {
         #expect(findings.first { $0.line == 10 }?.properties["route"] == "/hello/:name")
     }
 
+    /// `--dast` beside the static scan: a web finding at a route the code serves names the route
+    /// and its handler's line.
+    @Test(
+        .enabled(if: TestHost.canSandbox, "the worker runs in the sandbox: needs root and user namespaces"),
+        .enabled(if: VulnerableApp.flaskAvailable, "needs python3-flask to run the application"))
+    func webFindingsArePlacedAtTheirHandlers() throws {
+        let app = try VulnerableApp(script: "app.py", directory: VulnerableApp.proveDirectory)
+        defer { app.stop() }
+        let home = NSTemporaryDirectory() + "prove-dast-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let result = try CLI.run(
+            [
+                "scan", VulnerableApp.proveDirectory, "--sast", "--tools", "native,dast", "--dast", app.url + "search?q=apple", "--active",
+                "--dast-checks", "sqli", "--rate", "500", "--format", "json", "--fail-on", "none",
+            ], environment: ["SENTINEL_HOME": home, "PATH": "/usr/bin:/bin"], timeout: 600)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let web = findings.filter { ($0["ruleId"] as? String) == "dast.sqli" }
+        #expect(!web.isEmpty)
+        for finding in web {
+            let properties = finding["properties"] as? [String: String] ?? [:]
+            #expect(properties["route"] == "/search" && properties["routeHandler"] == "app.py:29", "\(properties)")
+        }
+    }
+
     @Test func proveRefusesABadURLAndDast() throws {
         let bad = try CLI.run(["scan", ".", "--prove", "ftp://x/"])
         #expect(bad.status == 2)

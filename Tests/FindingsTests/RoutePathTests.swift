@@ -37,4 +37,18 @@ import Testing
         #expect(RoutePath.joined("/app/", "polls/<id>/") == "/app/polls/<id>/")
         #expect(RoutePath.joined("/app", "/x") == "/app/x")
     }
+
+    @Test("a URL path a route serves: a placeholder is one segment, a path converter the rest")
+    func matches() {
+        #expect(RoutePath.matches("/notes/<int:id>", "/notes/7"))
+        #expect(RoutePath.matches("/notes/<int:id>/", "/notes/7"))
+        #expect(!RoutePath.matches("/notes/<int:id>", "/notes"))
+        #expect(!RoutePath.matches("/notes/<int:id>", "/notes/7/edit"))
+        #expect(RoutePath.matches("/files/<path:name>", "/files/a/b.txt"))
+        #expect(RoutePath.matches("/users/:id/posts", "/users/3/posts"))
+        #expect(RoutePath.matches("/item-<id>", "/item-42"))
+        #expect(!RoutePath.matches("/item-<id>", "/item-"))
+        #expect(RoutePath.matches("/", "/"))
+        #expect(!RoutePath.matches("/search", "/searches"))
+    }
 }

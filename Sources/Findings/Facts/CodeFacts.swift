@@ -24,12 +24,15 @@ public struct CodeFacts: Sendable, Hashable {
     /// The route's other values its handler reads by name, `part:name` (`form:password`): a
     /// proof sends them too.
     public var routeParameters: [String]?
+    /// For a web finding: the handler of the route its URL is (`app.py:35`), where the code
+    /// knows the route.
+    public var routeHandler: String?
 
     /// Code facts; leave out what is unknown.
     public init(
         taintSource: TaintSource? = nil, sourceEncoding: String? = nil, sourceIn: RequestPart? = nil,
         sourceParameter: String? = nil, route: String? = nil, routeMethods: [String]? = nil,
-        routeParameters: [String]? = nil
+        routeParameters: [String]? = nil, routeHandler: String? = nil
     ) {
         self.taintSource = taintSource
         self.sourceEncoding = sourceEncoding
@@ -38,5 +41,6 @@ public struct CodeFacts: Sendable, Hashable {
         self.route = route
         self.routeMethods = routeMethods
         self.routeParameters = routeParameters
+        self.routeHandler = routeHandler
     }
 }

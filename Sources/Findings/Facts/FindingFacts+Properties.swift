@@ -81,7 +81,7 @@ extension CodeFacts {
         self.init(
             taintSource: r.raw("source"), sourceEncoding: r.string("sourceEncoding"), sourceIn: r.raw("sourceIn"),
             sourceParameter: r.string("sourceParameter"), route: r.string("route"), routeMethods: r.list("routeMethods", ","),
-            routeParameters: r.list("routeParameters", ","))
+            routeParameters: r.list("routeParameters", ","), routeHandler: r.string("routeHandler"))
     }
 
     func write(to w: inout PropertyWriter) {
@@ -92,6 +92,7 @@ extension CodeFacts {
         w.set("route", route)
         w.set("routeMethods", routeMethods, ",")
         w.set("routeParameters", routeParameters, ",")
+        w.set("routeHandler", routeHandler)
     }
 }
 

@@ -19,6 +19,9 @@ public struct FileScanResult: Sendable {
     public var hasSources = false
     /// The request handlers of the file, for the route rules (empty when there are none).
     public var routes: [RouteHandler] = []
+    /// A script's routes (``ScriptRouteExtractor``): they place its findings and web findings,
+    /// apart from ``routes``, which route rules read (Python's handlers).
+    public var scriptRoutes: [RouteHandler] = []
     /// What the file's render calls pass their templates, for the template rules.
     public var renderedContexts: [RenderedContext] = []
     /// What the file says about exceptions (the classes it defines and raises, its `except`
@@ -400,13 +403,14 @@ public struct SASTEngine: Sendable {
             }
             result.findings = RouteFacts.attach(result.findings, handlers: result.routes, file: file)
         }
-        if language != .python, result.findings.contains(where: { $0.facts.code.sourceIn != nil }) {
+        if language != .python {
             // A script's routes only place its findings (the route rules read Python's handlers).
             let reads = requestReads.all
             let handlers = ScriptRouteExtractor(file: file, aliases: index.aliases).handlers(in: module.root).map {
                 RouteFacts.reading(reads, into: $0)
             }
             result.findings = RouteFacts.attach(result.findings, handlers: handlers, file: file)
+            result.scriptRoutes = handlers
         }
         if applicationErrors { result.applicationErrors = ApplicationErrors.facts(of: module.root) }
         // A second round re-runs some rules only: the first one's evidence stands.

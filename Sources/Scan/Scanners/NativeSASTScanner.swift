@@ -227,6 +227,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
         output.skippedFiles = unread.withLock { $0 }
         output.equivalence = rules.equivalence
+        output.routes = (RouteFacts.resolved(handlers) + collected.flatMap { $0?.scriptRoutes ?? [] }).compactMap { handler in
+            guard handler.kind == .handler || handler.kind == .unroutedView, let path = handler.path else { return nil }
+            return RouteLocation(path: path, methods: handler.methods, file: handler.file, line: handler.line)
+        }
         return output
     }
 
