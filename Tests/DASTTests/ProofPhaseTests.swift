@@ -84,6 +84,44 @@ struct ProofPhaseTests {
         #expect(result.proofs.reduce(0) { $0 + $1.requests } == result.requests)
     }
 
+    /// The route and the names are the repository's text: a route with a line break, a query or
+    /// a host in it, and header and cookie names that would write another header, never leave
+    /// the application's origin or its one request line and header each.
+    @Test func hostileRoutesAndNamesStayInTheirPlace() throws {
+        let app = try VulnerableApp()
+        defer { app.stop() }
+        let targets = [
+            ProofTarget(id: 0, method: "GET", route: "/xss/reflect\r\nX-Evil: 1", part: .query, parameter: "q", checks: ["xss-reflected"]),
+            ProofTarget(id: 1, method: "GET", route: "//evil.test/x?a=b#c", part: .query, parameter: "q", checks: ["xss-reflected"]),
+            ProofTarget(id: 2, method: "GET", route: "/xss/reflect", part: .header, parameter: "X-A: 1\r\nX-B", checks: ["xss-reflected"]),
+            ProofTarget(id: 3, method: "GET", route: "/xss/reflect", part: .cookie, parameter: "a=1; b", checks: ["xss-reflected"]),
+            ProofTarget(id: 4, method: "GET", route: "/xss/reflect", part: .query, parameter: "q\r\nHost: evil", checks: ["xss-reflected"]),
+        ]
+        var options = WebScanOptions(target: app.url)
+        options.active = true
+        options.ratePerSecond = 0
+        options.seed = 42
+        options.proofs = targets
+        let transport = RecordingTransport()
+        let result = try WebScan(options: options, transport: transport).run()
+        #expect(result.proofs.count == targets.count)
+        let origin = try #require(WebURL(app.url)).origin
+        for request in transport.requests {
+            #expect(request.url.origin == origin)
+            let url = request.url.string
+            let clean = !url.contains("\r") && !url.contains("\n") && !url.contains(" ")
+            #expect(clean, "\(url)")
+            for header in request.headers {
+                #expect(!header.name.contains(where: { ":\r\n ".contains($0) }), "\(header.name)")
+                #expect(!header.value.contains(where: { "\r\n".contains($0) }), "\(header.value)")
+            }
+        }
+        let outcomes = Dictionary(uniqueKeysWithValues: result.proofs.map { ($0.id, $0) })
+        #expect(outcomes[2]?.reason == "'X-A: 1\r\nX-B' cannot be sent as a header's name")
+        #expect(outcomes[3]?.reason == "'a=1; b' cannot be sent as a cookie's name")
+        #expect(outcomes[2]?.requests == 0 && outcomes[3]?.requests == 0)
+    }
+
     @Test("the checks of a weakness: the check whose own CWE it is, else those whose list holds it")
     func checksOfAWeakness() {
         #expect(ProofTarget.checks(for: [89]) == ["sqli"])

@@ -45,7 +45,10 @@ extension WebScan {
             var reasons: [String] = []
             let points = Self.points(of: target, start: start)
             if points.isEmpty {
-                outcome.reason = "the route's path \(target.route) does not show where \(target.parameter) goes"
+                outcome.reason =
+                    target.part == .path
+                    ? "the route's path \(target.route) does not show where \(target.parameter) goes"
+                    : "'\(target.parameter)' cannot be sent as a \(target.part.rawValue)'s name"
                 continue
             }
             for found in points {
@@ -121,6 +124,17 @@ extension WebScan {
         return InsertionPoint(endpoint: endpoint, place: point.place, original: point.original)
     }
 
+    /// Whether `name` is an HTTP token (RFC 9110), as a header's or a cookie's name must be: the
+    /// repository names it, and a name with `:`, `;`, `=`, a space or a line break would write
+    /// another header or cookie.
+    static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 256
+            && name.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+            }
+    }
+
     /// Why an answer shows the route was not reached, or nil when it was.
     static func refusal(_ status: Int) -> String? {
         switch status {
@@ -135,7 +149,10 @@ extension WebScan {
     static func points(of target: ProofTarget, start: WebURL) -> [InsertionPoint] {
         let base = start.path.hasSuffix("/") ? String(start.path.dropLast()) : start.path
         let route = target.route.hasPrefix("/") ? target.route : "/" + target.route
-        let (path, segment) = RoutePath.filled(base + route, with: proofOriginal, marking: target.parameter)
+        let (filled, segment) = RoutePath.filled(base + route, with: proofOriginal, marking: target.parameter)
+        // The route is the repository's text: whatever it holds stays path (no query, fragment,
+        // control byte or space reaches the request line).
+        let path = FormEncoding.percentEncode(filled, allowing: "/-._~!$&'()*+,;=:@%")
         let url = start.with(path: path).withQuery([])
         let method = target.method.uppercased()
         let original = original(for: target)
@@ -167,11 +184,12 @@ extension WebScan {
         case .formOrJSON: return [form, json]
         case .queryOrForm: return method == "GET" || method == "HEAD" ? [query] : [form]
         case .body: return [point(.raw(contentType: "text/plain", text: original), .body)]
-        case .cookie: return [point(.none, .cookie(name))]
+        case .cookie: return isToken(name) ? [point(.none, .cookie(name))] : []
         case .header:
             // A header's name has hyphens where code names it with underscores (FastAPI's
             // `user_agent: str = Header()`); proxies drop headers whose names have underscores.
-            return [point(.none, .header(name.replacingOccurrences(of: "_", with: "-")))]
+            let header = name.replacingOccurrences(of: "_", with: "-")
+            return isToken(header) ? [point(.none, .header(header))] : []
         case .path: return segment.map { [point(.none, .segment($0))] } ?? []
         case .handlerParameter: return []
         }
