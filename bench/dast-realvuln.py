@@ -779,7 +779,21 @@ def score(report, labels, routes, fallback=None, callees=None, app=None):
 def scan(sentinel, url, tools, out_dir, login=None):
     """One scan; `login` (the recipe's, as `dast.login` takes it) goes to both scanners through an
     operator config file, its values through the environment."""
-    out = os.path.join(out_dir, "report-%s.json" % tools)
+    return run_sentinel(sentinel, ["--dast", url, "--active", "--tools", tools],
+                        os.path.join(out_dir, "report-%s.json" % tools), login)
+
+
+def prove_scan(sentinel, url, app, out_dir, login=None):
+    """`sentinel scan APP --tools native --prove URL`: the taint findings at routes tried against
+    the running app (the login as `dast.login`, like the DAST scan's)."""
+    return run_sentinel(sentinel, [os.path.join(CORPUS, "apps", app), "--tools", "native", "--prove", url],
+                        os.path.join(out_dir, "report-prove.json"), login)
+
+
+def run_sentinel(sentinel, arguments, out, login=None):
+    """`sentinel scan ARGUMENTS` writing its JSON report to `out`, with a fresh SENTINEL_HOME and
+    `login` as `dast.login` in an operator config (its values through the environment):
+    (seconds, report or None, error or None)."""
     home = tempfile.mkdtemp(prefix="sentinel-home-")
     env = dict(os.environ, SENTINEL_HOME=home, SENTINEL_RULES=os.path.join(ROOT, "rules")
                if os.path.isdir(os.path.join(ROOT, "rules")) else "/work/main/rules")
@@ -800,48 +814,9 @@ def scan(sentinel, url, tools, out_dir, login=None):
     started = time.time()
     err = None
     try:
-        r = subprocess.run([sentinel, "scan", "--dast", url, "--active", "--tools", tools, "--format", "json",
-                            "--output", out, "--fail-on", "none", "--min-confidence", "low",
-                            "--max-duration", "10m"] + config, env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, timeout=SCAN_TIMEOUT)
-        if r.returncode not in (0, 1):
-            err = "sentinel exited %d: %s" % (r.returncode, last_line(r.stderr.decode(errors="replace")))
-    except subprocess.TimeoutExpired:
-        err = "scan timed out"
-    seconds = time.time() - started
-    shutil.rmtree(home, ignore_errors=True)
-    try:
-        report = json.load(open(out))
-    except (OSError, ValueError):
-        report = None
-        err = err or "no report"
-    return seconds, report, err
-
-
-def prove_scan(sentinel, url, app, out_dir, login=None):
-    """`sentinel scan APP --tools native --prove URL`: the taint findings at routes tried against
-    the running app (the login as `dast.login`, like the DAST scan's)."""
-    out = os.path.join(out_dir, "report-prove.json")
-    home = tempfile.mkdtemp(prefix="sentinel-home-")
-    env = dict(os.environ, SENTINEL_HOME=home)
-    config = []
-    if login and not NO_LOGIN:
-        fields = {}
-        for index, (name, value) in enumerate(sorted(login["fields"].items())):
-            env["BENCH_LOGIN_%d" % index] = value
-            fields[name] = {"env": "BENCH_LOGIN_%d" % index}
-        spec = {"url": login["url"], "fields": fields}
-        path = os.path.join(home, "scan.yml")
-        with open(path, "w") as f:
-            json.dump({"dast": {"login": spec}}, f)
-        config = ["--config", path]
-    started = time.time()
-    err = None
-    try:
-        r = subprocess.run([sentinel, "scan", os.path.join(CORPUS, "apps", app), "--tools", "native", "--prove", url,
-                            "--format", "json", "--output", out, "--fail-on", "none", "--min-confidence", "low",
-                            "--max-duration", "10m"] + config, env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, timeout=SCAN_TIMEOUT)
+        r = subprocess.run([sentinel, "scan"] + arguments + ["--format", "json", "--output", out, "--fail-on", "none",
+                                                          "--min-confidence", "low", "--max-duration", "10m"] + config,
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=SCAN_TIMEOUT)
         if r.returncode not in (0, 1):
             err = "sentinel exited %d: %s" % (r.returncode, last_line(r.stderr.decode(errors="replace")))
     except subprocess.TimeoutExpired:
