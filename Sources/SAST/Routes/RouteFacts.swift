@@ -53,9 +53,12 @@ public enum RouteFacts {
     }
 
     /// `findings` of a whole project with the route facts the project's URL configurations give
-    /// (``resolved(_:)``), for those that have none yet.
-    public static func attach(_ findings: [Finding], projectHandlers handlers: [RouteHandler]) -> [Finding] {
-        let resolved = resolved(handlers)
+    /// (`resolved`: ``resolved(_:)`` of `handlers`, which the caller may hold already), where
+    /// they give one or change it.
+    public static func attach(
+        _ findings: [Finding], projectHandlers handlers: [RouteHandler], resolved: [RouteHandler]? = nil
+    ) -> [Finding] {
+        let resolved = resolved ?? Self.resolved(handlers)
         // Only handlers whose path the project's other files changed or gave.
         let changed = zip(handlers, resolved).filter { $0.0.path != $0.1.path }.map(\.1)
         let byFile = Dictionary(grouping: changed, by: \.file)

@@ -197,7 +197,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         // Route rules read every file's handlers at once: siblings and the project's other handlers.
         let handlers = collected.flatMap { $0?.routes ?? [] }
         // Django's URL configurations and Tornado's specs name their views' paths in other files.
-        findings = RouteFacts.attach(findings, projectHandlers: handlers)
+        let routed = RouteFacts.resolved(handlers)
+        findings = RouteFacts.attach(findings, projectHandlers: handlers, resolved: routed)
         findings += RouteEngine(rules: rules.routeRules, declaredGuards: models.guards).findings(handlers: handlers)
         findings = AdministratorHandlers.placed(findings, handlers: handlers, rules: rules.rules)
         var exceptionFacts: [String: ApplicationErrors.FileFacts] = [:]
@@ -227,7 +228,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
         output.skippedFiles = unread.withLock { $0 }
         output.equivalence = rules.equivalence
-        output.routes = (RouteFacts.resolved(handlers) + collected.flatMap { $0?.scriptRoutes ?? [] }).compactMap { handler in
+        output.routes = (routed + collected.flatMap { $0?.scriptRoutes ?? [] }).compactMap { handler in
             guard handler.kind == .handler || handler.kind == .unroutedView, let path = handler.path else { return nil }
             return RouteLocation(path: path, methods: handler.methods, file: handler.file, line: handler.line)
         }
