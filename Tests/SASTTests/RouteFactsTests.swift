@@ -267,4 +267,19 @@ import Testing
         #expect(facts.map(\.sourceParameter) == ["command", "task", "user_agent"])
         #expect(facts.map(\.route) == ["/jobs", "/form", "/agent"])
     }
+
+    @Test("a router is a framework's by import: a function of the file's own named express makes none")
+    func routerByImportOnly() throws {
+        let source = """
+            const { exec } = require('child_process');
+            function express() { return { get() {} }; }
+            const app = express();
+            app.get('/run', (req, res) => {
+              exec('ls ' + req.query.dir, (err, out) => res.send(out));
+            });
+            """
+        let facts = try Self.facts("local.js", source, rule: "javascript.taint-command-injection")
+        #expect(facts.map(\.sourceIn) == [.query])
+        #expect(facts.map(\.route) == [nil])
+    }
 }

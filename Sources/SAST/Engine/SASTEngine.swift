@@ -406,7 +406,9 @@ public struct SASTEngine: Sendable {
         if language != .python {
             // A script's routes only place its findings (the route rules read Python's handlers).
             let reads = requestReads.all
-            let handlers = ScriptRouteExtractor(file: file, aliases: index.aliases).handlers(in: module.root).map {
+            let handlers = ScriptRouteExtractor(file: file, aliases: index.aliases, imported: model.importedModules).handlers(
+                in: module.root
+            ).map {
                 RouteFacts.reading(reads, into: $0)
             }
             result.findings = RouteFacts.attach(result.findings, handlers: handlers, file: file)

@@ -9,6 +9,9 @@ import SyntaxTree
 struct ScriptRouteExtractor {
     let file: String
     let aliases: ImportAliases
+    /// The names the file's imports bind under their own name (`const express = require("express")`:
+    /// `express`), which ``aliases`` leaves out (``FileModel/importedModules``).
+    let imported: Set<String>
 
     /// What makes a router, by canonical callee (the module's default export, or its class).
     static let routerConstructors: Set<String> = [
@@ -18,8 +21,17 @@ struct ScriptRouteExtractor {
     /// Methods that register a route for one HTTP method (`all`: every method).
     static let verbs: Set<String> = ["get", "post", "put", "delete", "patch", "head", "options", "all"]
 
+    /// The modules those constructors come from (`express` of `express.Router`).
+    static let routerModules = Set(routerConstructors.map { $0.split(separator: ".").first.map(String.init) ?? $0 })
+
     /// The handlers of `root`, a lowered module.
     func handlers(in root: SyntaxNode) -> [RouteHandler] {
+        // Every script of a scan comes here: one that imports no web framework is not walked.
+        func head(_ dotted: String) -> String { dotted.split(separator: ".").first.map(String.init) ?? dotted }
+        guard
+            aliases.canonical.values.contains(where: { Self.routerModules.contains(head($0)) })
+                || !imported.isDisjoint(with: Self.routerModules)
+        else { return [] }
         var routers: Set<String> = []
         var functions: [String: SyntaxNode] = [:]
         root.walk { node in
@@ -27,6 +39,8 @@ struct ScriptRouteExtractor {
             case .assign:
                 if node.children.count == 2, let target = node.children[0].dottedName, let value = node.children.last,
                     value.kind == .call, let callee = value.callee?.dottedName,
+                    // By evidence: the callee's name is an import's, not a function of the file's own.
+                    aliases.resolve(head(callee)) != nil || imported.contains(head(callee)),
                     Self.routerConstructors.contains(aliases.canonicalize(callee))
                 {
                     routers.insert(target)
