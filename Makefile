@@ -22,11 +22,11 @@ IMAGE_PACKAGES   = debootstrap podman buildah runc
 # DEMO: git for the heal/proposal repository, pytest for the logic-bug repair, venv/pip/gcc/python3-dev
 # for `make tools` (Bandit, Semgrep, Wapiti).
 DEMO_PACKAGES  = python3-venv python3-pip python3-pytest gcc python3-dev
-# TEST: what the suites run or serve: HTML reports in Chromium, Flask for the application `scan --prove`
-# is tested against, PostgreSQL for the fleet queue, debootstrap for the clean Debian roots and
+# TEST: what the suites run or serve: HTML reports in Chromium, Flask (and psycopg2) for the applications
+# `scan --prove` is tested against, PostgreSQL for the fleet queue, debootstrap for the clean Debian roots and
 # podman/buildah/runc for the image (PACKAGE, IMAGE), dpkg-dev for the .deb, bubblewrap and hyperfine
 # for the sandbox comparisons, /usr/bin/time, curl.
-TEST_PACKAGES  = $(DEMO_PACKAGES) $(PACKAGE_PACKAGES) $(IMAGE_PACKAGES) python3-yaml python3-jinja2 python3-requests python3-flask curl \
+TEST_PACKAGES  = $(DEMO_PACKAGES) $(PACKAGE_PACKAGES) $(IMAGE_PACKAGES) python3-yaml python3-jinja2 python3-requests python3-flask python3-psycopg2 curl \
                  bubblewrap hyperfine time chromium postgresql-15
 # BENCH: the bench/ scripts (hyperfine, /usr/bin/time, bwrap as a baseline, curl, PostgreSQL for the fleet).
 BENCH_PACKAGES = $(DEMO_PACKAGES) hyperfine time bubblewrap curl postgresql-15

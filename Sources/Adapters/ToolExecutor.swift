@@ -19,6 +19,8 @@ public struct ToolInvocation: Sendable, Hashable {
     /// Replaces the profile's `network.allow` for this run (a DAST tool's target alone);
     /// `nil` keeps the profile's list. The profile's mode and deny entries still apply.
     public var networkAllow: [String]?
+    /// The `NetworkPod` the run joins, which replaces the profile's network; nil for its own.
+    public var pod: String?
 
     /// An invocation; see the properties.
     public init(
@@ -47,10 +49,13 @@ public protocol ToolExecutor: Sendable {
 public struct SandboxToolExecutor: ToolExecutor {
     /// The runner that launches the sandbox.
     public var runner: SandboxRunner
+    /// Lets another thread stop the runs (a proof's worker once its application has ended).
+    public var handle: LaunchHandle?
 
     /// Runs invocations with `runner`.
-    public init(runner: SandboxRunner) {
+    public init(runner: SandboxRunner, handle: LaunchHandle? = nil) {
         self.runner = runner
+        self.handle = handle
     }
 
     /// Runs `invocation` with its profile (its `network.allow` replaced when the invocation
@@ -59,6 +64,8 @@ public struct SandboxToolExecutor: ToolExecutor {
     public func execute(_ invocation: ToolInvocation) throws -> RunResult {
         var profile = try runner.profiles.resolve(invocation.profile)
         if let allow = invocation.networkAllow { profile.network.allow = allow }
+        // A pod's members reach each other only: the pod is the run's whole network.
+        if invocation.pod != nil { profile.network = Profile.Network(mode: .none) }
         if let (path, mount) = AdapterBinds.shadowed(invocation.extraReadOnly, by: profile.filesystem) {
             throw SentinelError(
                 .invalidInput,
@@ -67,6 +74,6 @@ public struct SandboxToolExecutor: ToolExecutor {
         return try runner.run(
             profile: profile, command: invocation.command, workspace: invocation.workspace,
             extraReadOnly: invocation.extraReadOnly, environment: invocation.environment,
-            timeout: invocation.timeout)
+            timeout: invocation.timeout, pod: invocation.pod, handle: handle)
     }
 }

@@ -50,6 +50,9 @@ public struct SandboxRequest: Sendable {
     /// talks to its queue and serves metrics). Never from a profile or the broker; refused
     /// beside a proxy, and for an unprivileged launcher.
     public var sharesHostNetwork = false
+    /// The `NetworkPod` (by name) whose network namespace the run joins: its peers are the
+    /// pod's other members only. Refused beside a proxy; the pod must be registered (by root).
+    public var pod: String?
 
     /// A request to run `command` under `profile`; see the properties for the rest.
     public init(
@@ -98,6 +101,13 @@ public enum SandboxSession {
                 throw SentinelError(.invalidInput, "the host's network is shared only by a root launcher, without a proxy")
             }
             options.preparedNetwork = try PreparedNetworkNamespace.host()
+        } else if let name = request.pod {
+            guard profile.network.mode == .none else {
+                throw SentinelError(
+                    .invalidInput, "a network pod's members reach each other only: profile \(profile.name) asks for a proxy")
+            }
+            guard let pod = NetworkPod.named(name) else { throw SentinelError(.invalidInput, "no network pod named \(name)") }
+            options.preparedNetwork = try PreparedNetworkNamespace.joining(pod)
         } else {
             options.preparedNetwork = PreparedNetworkNamespace.start(
                 loopbackMTU: NetworkNamespaceLimits.loopbackMTU, proxyPort: options.proxyPort, settings: networkSettings)

@@ -47,6 +47,8 @@ public struct ScanConfig: Sendable, Equatable {
     public var dastLogin: WebLogin?
     /// `dast.exclude`: URL path globs a `--dast` scan never requests (added to `--exclude-url`).
     public var dastExclude: [String] = []
+    /// `prove:`: how `scan --prove` without a URL starts the application (`ProofApplication`).
+    public var prove: ProofApplication?
 
     /// The defaults: every scanner that applies, the default ignores, no overrides.
     public init(
@@ -98,7 +100,7 @@ public struct ScanConfig: Sendable, Equatable {
     public static let fileName = ".sentinel.yml"
     static let keys: Set<String> = [
         "scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep", "default-excludes", "sca",
-        "minConfidence", "models", "dast",
+        "minConfidence", "models", "dast", "prove",
     ]
 
     /// Larger configs are refused unread: a real one is a few hundred bytes.
@@ -229,6 +231,7 @@ public struct ScanConfig: Sendable, Equatable {
             config.dastLogin = try DASTConfig.login(value, reader: reader, environment: environment)
             config.dastExclude = try DASTConfig.exclude(value, reader: reader)
         }
+        if let value = root["prove"] { config.prove = try ProofApplication.parse(value, reader: reader) }
         if let value = root["sca"] {
             _ = try reader.mapping(value, key: "sca")
             try reader.checkKeys(value, allowed: ["max-db-age"], at: "sca")

@@ -295,7 +295,8 @@ public struct ScanRunner: Sendable {
         let (findings, summary) = try prover.prove(report.findings, context: context)
         report.findings = findings.map(redacted)
         var line =
-            "prove: \(summary.proven) of \(summary.tried) findings at routes proven against \(request.options.target) "
+            "prove: \(summary.proven) of \(summary.tried) findings at routes proven against "
+            + (request.application != nil ? "the application prove.run started at " : "") + "\(request.options.target) "
             + "(\(summary.requests) requests)"
         if summary.tried == 0 { line = "prove: no finding's source is a parameter of a route the code names: nothing to prove" }
         report.notices.append(Notice(level: .info, message: line, tool: ToolName.dast))

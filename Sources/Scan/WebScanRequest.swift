@@ -11,6 +11,13 @@ public struct WebScanRequest: Sendable {
     public var zapURL: String?
     /// The file holding that API's key (`--zap-key-file`).
     public var zapKeyFile: String?
+    /// `--prove` without a URL: the application is started from the configuration's `prove:`
+    /// declaration (`ScanPlan` fills `application` and the target from it).
+    public var startsApplication = false
+    /// The application to start, in a sandbox whose network the worker shares.
+    public var application: ProofApplication?
+    /// The tree the application runs from (a writable copy of it): the scanned directory.
+    public var applicationRoot: String?
 
     /// A request; see the properties.
     public init(options: WebScanOptions, workerExecutable: String) {

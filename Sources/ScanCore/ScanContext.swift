@@ -94,10 +94,13 @@ public struct SandboxRunner: Sendable {
 
     /// Runs `command` with `profile` (resolved from `profiles` by the caller) over `workspace`
     /// (mounted at /workspace), binding `extraReadOnly` host paths; output is captured. A tool's
-    /// denied egress is recorded in the run's egress list, not printed.
+    /// denied egress is recorded in the run's egress list, not printed. `pod` names the
+    /// `NetworkPod` the run joins; `handle` lets another thread stop it; `workingDirectory` is
+    /// inside (the workspace by default).
     public func run(
         profile: Profile, command: [String], workspace: String, extraReadOnly: [String] = [],
-        environment: [String: String] = [:], timeout: Double? = nil
+        environment: [String: String] = [:], timeout: Double? = nil, pod: String? = nil, handle: LaunchHandle? = nil,
+        workingDirectory: String? = nil
     ) throws -> RunResult {
         var profile = profile
         if let timeout { profile.limits.timeoutSeconds = timeout }
@@ -105,6 +108,9 @@ public struct SandboxRunner: Sendable {
             profile: profile, command: command, workspace: workspace,
             extraReadOnly: extraReadOnly, environment: environment, output: .capture)
         request.requireLimits = requireLimits
+        request.pod = pod
+        request.handle = handle
+        request.workingDirectory = workingDirectory
         request.onNotice = onNotice
         return try SandboxSession.run(request)
     }

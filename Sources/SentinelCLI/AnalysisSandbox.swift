@@ -64,6 +64,8 @@ public struct AnalysisSandbox {
     /// Listening sockets root made for it, by name (`LaunchBroker.Services.sockets`); root
     /// closes them after the run.
     public var sockets: [String: Int32] = [:]
+    /// Network pods root made for it, by name (`BrokerPolicy.pods`): its launches may join them.
+    public var pods: Set<String> = []
     /// Profiles the command line named beside the shipped ones (`heal --profile FILE`): their
     /// binds, tmpfs places and egress are allowed to launches like the shipped profiles'.
     public var launchProfiles: [Profile] = []
@@ -323,6 +325,7 @@ public struct AnalysisSandbox {
         policy.allowedEgress.formUnion(profiles.flatMap(\.network.allow))
         policy.allowedEgress.formUnion(launchEgress)
         policy.writableRepository = writableRepository
+        policy.pods = pods
         var scratchPath: String?
         var scratchShown: String?
         // Removed after the analysis's sandbox (and all it ran) has ended.

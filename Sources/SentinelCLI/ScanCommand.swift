@@ -34,7 +34,7 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "With --dast: also send attack payloads (injections; POST forms are submitted).") var active = false
     @Option(
         help: ArgumentHelp(
-            "Prove each taint finding at a route against the application running at this URL (its check, to that route and parameter only).",
+            "Prove each taint finding at a route against the application running at this URL (its check, to that route and parameter only); alone, against the one the config's prove.run starts in a sandbox.",
             valueName: "url"))
     var prove: String?
     @Option(help: ArgumentHelp("With --dast: seed endpoints from this OpenAPI 3 document.", valueName: "file"))
@@ -332,7 +332,8 @@ struct ScanCommand: ParsableCommand {
         let database = try StateLocation.current().osvDatabase
         analysis.resources[AnalysisResources.osvDatabaseName] = database
         analysis.environment[AnalysisResources.osvDatabasePathVariable] = database
-        if let web { try lendWebScan(web, to: &analysis) }
+        let pod = try web.flatMap { try lendWebScan($0, to: &analysis) }
+        defer { pod?.close() }
         return try analysis.run()
     }
 
@@ -340,10 +341,18 @@ struct ScanCommand: ParsableCommand {
     /// its worker's and Wapiti's egress to the target only, a scratch directory for the worker's workspace, ZAP's API through the proxy,
     /// the ZAP key and the OpenAPI file, and (active) the canary's listening socket, made on the
     /// host's side where the target reaches it.
-    private func lendWebScan(_ web: WebScanRequest, to analysis: inout AnalysisSandbox) throws {
+    private func lendWebScan(_ web: WebScanRequest, to analysis: inout AnalysisSandbox) throws -> NetworkPod? {
         analysis.scratch = true
         // A login's fields may name root's variables (`{env: NAME}` in the operator's config).
         analysis.credentials = .passed
+        if web.startsApplication {
+            // The application and the worker share a network of their own: no egress to lend. The
+            // pod's listener is the canary, served here; root never reads what it receives.
+            let pod = try NetworkPod.open(name: NativeDASTScanner.podName, listenerPort: ProofApplication.canaryPort)
+            analysis.pods = [pod.name]
+            analysis.sockets[NativeDASTScanner.canaryResource] = try pod.duplicateListener()
+            return pod
+        }
         let target = try WebTarget.parse(web.options.target)
         analysis.launchEgress = [Scope(target: target).egressEntry, try WebURL(target: web.options.target).egressEntry]
         if let zap = web.zapURL { analysis.egress += EgressEntry.of(url: zap) }
@@ -353,14 +362,25 @@ struct ScanCommand: ParsableCommand {
             analysis.sockets[NativeDASTScanner.canaryResource] = try CanaryListener.listeningSocket(
                 address: CanaryHost.address(reaching: target))
         }
+        return nil
     }
 
     /// The broker's name of `--zap-key-file`.
     static let zapKeyResource = "zap-key"
 
+    /// The value a bare `--prove` is given (`SentinelMain.bareProveSpelled`): start the application.
+    static let startsApplication = "prove.run"
+
     /// The `--prove` request: the application's URL checked, the headers, cookies and budgets
     /// of `--dast`, the active checks on (each proof sends only its finding's).
     private func proofScan(url: String) throws -> WebScanRequest {
+        if url == Self.startsApplication {
+            // `--prove` alone: the configuration's `prove.run` is started (the plan fills the target).
+            var request = try webScan(url: "http://127.0.0.1/")
+            request.startsApplication = true
+            request.options.active = true
+            return request
+        }
         do {
             var request = try webScan(url: url)
             request.options.active = true

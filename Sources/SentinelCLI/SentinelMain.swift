@@ -11,12 +11,25 @@ public enum SentinelMain {
     public static func run(_ arguments: [String]) -> Int32 {
         LaunchTrace.mark("start")
         do {
-            var command = try Sentinel.parseAsRoot(arguments)
+            var command = try Sentinel.parseAsRoot(bareProveSpelled(arguments))
             try command.run()
             return 0
         } catch {
             return report(error)
         }
+    }
+
+    /// `scan --prove` alone takes no value (the configuration's `prove.run` is started); with a
+    /// URL (the next argument holds `://`) it proves against that. The parser knows no option
+    /// whose value may be left out, so the bare one is given `ScanCommand.startsApplication`.
+    static func bareProveSpelled(_ arguments: [String]) -> [String] {
+        guard arguments.first == "scan" else { return arguments }
+        var spelled = arguments
+        for index in spelled.indices.dropFirst() where spelled[index] == "--prove" {
+            if index + 1 < spelled.count, spelled[index + 1].contains("://") { continue }
+            spelled[index] = "--prove=" + ScanCommand.startsApplication
+        }
+        return spelled
     }
 
     /// Prints what `error` says (one line for a `SentinelError`) and returns its exit status.

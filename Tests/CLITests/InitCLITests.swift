@@ -132,7 +132,7 @@ struct InitCLITests {
             row("failOn", "medium", ".sentinel.yml"), row("minConfidence", "high", "--min-confidence"),
             row("scanners", "every one that applies", "default"), row("tools", "native, secrets, osv", "default"),
             row("severity", "-", "default"), row("rules", "-", "default"), row("semgrep.config", "-", "default"),
-            row("models", "-", "default"), row("sca.max-db-age", "3d", ".sentinel.yml"),
+            row("models", "-", "default"), row("prove.run", "-", "default"), row("sca.max-db-age", "3d", ".sentinel.yml"),
             row("sca.missing-db", "fail", "default"), row("sca.stale-db", "fail", "default"),
             row("inline-suppressions", "honoured", "default"),
         ]

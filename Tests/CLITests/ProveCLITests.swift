@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Foundation
 import TestSupport
 import Testing
@@ -127,6 +130,99 @@ struct ProveCLITests {
             let properties = finding["properties"] as? [String: String] ?? [:]
             #expect(properties["route"] == "/search" && properties["routeHandler"] == "app.py:29", "\(properties)")
         }
+    }
+
+    /// `--prove` alone: the configuration's `prove.run` starts the application in a sandbox
+    /// (a discarded writable copy of the tree) whose network only the web worker shares; the
+    /// same findings are proven as against the application run by hand.
+    @Test(
+        .enabled(if: TestHost.canSandbox && geteuid() == 0, "the application and the worker share a pod: needs a root launcher"),
+        .enabled(if: VulnerableApp.flaskAvailable, "needs python3-flask to run the application"))
+    func provesAgainstTheApplicationItStarts() throws {
+        let home = NSTemporaryDirectory() + "prove-run-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let config = home + "/operator.yml"
+        try "prove:\n  run: [python3, app.py, --port, \"8642\"]\n  port: 8642\n  wait: 2m\n".write(
+            toFile: config, atomically: false, encoding: .utf8)
+        let environment = ["SENTINEL_HOME": home + "/state", "PATH": "/usr/bin:/bin"]
+        let result = try CLI.run(
+            [
+                "scan", VulnerableApp.proveDirectory, "--tools", "native", "--config", config, "--prove", "--rate", "500",
+                "--format", "json", "--fail-on", "proven",
+            ], environment: environment, timeout: 600)
+        #expect(result.status == 1, "\(result.stderr)")
+        let byLine = Dictionary(try Self.findings(result.stdout).map { ($0.line, $0) }, uniquingKeysWith: { a, _ in a })
+        let search = try #require(byLine[32])
+        #expect(search.properties["proven"] == "true", "\(search.properties)")
+        #expect(search.properties["proofRequest"]?.hasPrefix("GET http://127.0.0.1:8642/search") == true)
+        let comment = try #require(byLine[66])
+        #expect(comment.properties["proven"] == "true", "\(comment.properties)")
+        #expect(byLine[46]?.properties["proofReason"] == "the check did not confirm it at GET /lookup [code]")
+        // Nothing the application wrote reached the tree: its copy was discarded.
+        let left = try FileManager.default.contentsOfDirectory(atPath: VulnerableApp.proveDirectory).sorted()
+        #expect(!left.contains("__pycache__"), "\(left)")
+
+        // An application that ends before it answers: why, in one line, with its own last words.
+        try "prove:\n  run: \"echo 'port 8642 is taken' >&2; exit 3\"\n  port: 8642\n".write(
+            toFile: config, atomically: false, encoding: .utf8)
+        let ended = try CLI.run(
+            ["scan", VulnerableApp.proveDirectory, "--tools", "native", "--config", config, "--prove"],
+            environment: environment, timeout: 600)
+        #expect(ended.status == 2)
+        #expect(
+            ended.stderr
+                == "sentinel: --prove: the application 'prove.run' starts ended before the proof did: it exited with status 3: port 8642 is taken\n"
+        )
+    }
+
+    /// `prove.database`: a PostgreSQL server started in the pod beside the application, which is
+    /// told where it is (`DATABASE_URL`) and started once it accepts connections.
+    @Test(
+        .enabled(if: TestHost.canSandbox && geteuid() == 0, "the application and the worker share a pod: needs a root launcher"),
+        .enabled(if: VulnerableApp.postgresAppAvailable, "needs python3-flask, python3-psycopg2 and postgresql-15"))
+    func provesAgainstAnApplicationOnItsOwnPostgreSQL() throws {
+        let home = NSTemporaryDirectory() + "prove-pg-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let config = home + "/operator.yml"
+        try "prove:\n  run: [python3, app.py, \"8643\"]\n  port: 8643\n  database: {engine: postgresql, name: shop, user: shop_app}\n"
+            .write(toFile: config, atomically: false, encoding: .utf8)
+        let environment = ["SENTINEL_HOME": home + "/state", "PATH": "/usr/bin:/bin"]
+        let result = try CLI.run(
+            [
+                "scan", VulnerableApp.provePostgresDirectory, "--tools", "native", "--config", config, "--prove", "--rate", "500",
+                "--format", "json",
+            ], environment: environment, timeout: 600)
+        #expect(result.status == 1, "\(result.stderr)")
+        let findings = try Self.findings(result.stdout).filter { $0.rule == "python.taint-sql-injection" }
+        #expect(findings.map(\.line) == [21], "\(findings)")
+        #expect(findings.first?.properties["proven"] == "true", "\(findings)")
+        #expect(findings.first?.properties["proofRequest"]?.hasPrefix("GET http://127.0.0.1:8643/search") == true)
+    }
+
+    /// What runs is the operator's or the base revision's choice: without a declaration there,
+    /// `--prove` alone refuses; under `--since` the head's own `.sentinel.yml` does not count.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "needs git"))
+    func theHeadsDeclarationDoesNotChooseWhatRuns() throws {
+        let directory = NSTemporaryDirectory() + "prove-since-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "print('hello')\n".write(toFile: directory + "/app.py", atomically: false, encoding: .utf8)
+        try CLI.git(["init", "-q"], in: directory)
+        try CLI.git(["add", "."], in: directory)
+        try CLI.git(["commit", "-q", "-m", "first"], in: directory)
+        let none = try CLI.run(["scan", directory, "--prove"])
+        #expect(none.status == 2)
+        #expect(
+            none.stderr
+                == "sentinel: --prove without a URL starts the application 'prove.run' declares, and there is no configuration "
+                + "(--config FILE or .sentinel.yml)\n")
+        try "prove: {run: [sh, -c, 'touch /tmp/pwned'], port: 8000}\n".write(
+            toFile: directory + "/.sentinel.yml", atomically: false, encoding: .utf8)
+        let head = try CLI.run(["scan", directory, "--since", "HEAD", "--prove"])
+        #expect(head.status == 2)
+        #expect(head.stderr.contains("and there is no configuration"), "\(head.stderr)")
     }
 
     @Test func proveRefusesABadURLAndDast() throws {

@@ -68,6 +68,25 @@ struct LaunchBrokerTests {
         #expect(message?.contains("only the built-in seccomp filter") == true, "\(message ?? "allowed")")
     }
 
+    @Test("a network pod only of those root made, and no proxy beside it")
+    func podsOnlyRootMade() throws {
+        let scratch = try Scratch()
+        var launch = Self.launch()
+        launch.pod = "prove"
+        let unknown = Self.refusal { _ = try scratch.policy().request(for: launch, input: nil) }
+        #expect(unknown?.contains("network pod prove, which root did not make") == true, "\(unknown ?? "allowed")")
+        var policy = scratch.policy(egress: ["target.example:80"])
+        policy.pods = ["prove"]
+        let joined = try policy.request(for: launch, input: nil)
+        #expect(joined.request.pod == "prove")
+        var proxied = Profile.minimal
+        proxied.network = .init(mode: .proxy, allow: ["target.example:80"])
+        var both = Self.launch(proxied)
+        both.pod = "prove"
+        let refused = Self.refusal { _ = try policy.request(for: both, input: nil) }
+        #expect(refused?.contains("a proxy beside network pod prove") == true, "\(refused ?? "allowed")")
+    }
+
     @Test("egress only to what the command line named")
     func egressOnlyToNamedHosts() throws {
         let scratch = try Scratch()

@@ -6,7 +6,7 @@ import Testing
 @testable import Sandbox
 
 @Suite struct ProfileLoaderTests {
-    @Test(arguments: ["minimal", "scan-bandit", "scan-semgrep", "scan-wapiti", "fix-verify", "dast"])
+    @Test(arguments: ["minimal", "scan-bandit", "scan-semgrep", "scan-wapiti", "fix-verify", "dast", "app"])
     func shippedProfilesLoad(name: String) throws {
         let profile = try ProfileLoader.load(path: "\(Paths.profiles)/\(name).yaml", syntax: .yaml)
         #expect(profile.name == name)
@@ -168,7 +168,7 @@ import Testing
         let store = ProfileStore(directories: [Paths.profiles], syntax: .yaml)
         #expect(try store.resolve("fix-verify").name == "fix-verify")
         #expect(try store.resolve(Paths.profiles + "/scan-bandit.yaml").name == "scan-bandit")
-        #expect(store.list().map(\.name) == ["dast", "fix-verify", "minimal", "scan-bandit", "scan-semgrep", "scan-wapiti"])
+        #expect(store.list().map(\.name) == ["app", "dast", "fix-verify", "minimal", "scan-bandit", "scan-semgrep", "scan-wapiti"])
         #expect(throws: SentinelError.self) { try store.resolve("no-such-profile") }
         // The built-in copy keeps `minimal` working without a profiles directory.
         #expect(try ProfileStore(directories: [], syntax: .jsonOnly(reader: nil)).resolve("minimal") == Profile.minimal)

@@ -22,6 +22,14 @@ public final class VulnerableApp: @unchecked Sendable {
     public static let flaskAvailable =
         pythonAvailable && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/flask/__init__.py")
 
+    /// The Flask application on PostgreSQL `scan --prove` starts with its database (`Tests/Fixtures/prove-pg`).
+    public static let provePostgresDirectory = (directory as NSString).deletingLastPathComponent + "/prove-pg"
+
+    /// True when psycopg2 (Debian's python3-psycopg2) and PostgreSQL's server are there to run it.
+    public static let postgresAppAvailable =
+        flaskAvailable && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/psycopg2/__init__.py")
+        && FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/15/bin/postgres")
+
     /// The Express application `sentinel scan --prove` is tested against (`Tests/Fixtures/prove-js`).
     public static let proveScriptDirectory = (directory as NSString).deletingLastPathComponent + "/prove-js"
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Findings
 import HTTP
 import Support
@@ -23,6 +26,28 @@ public struct WebScan: Sendable {
                 maxBodyBytes: Int64(options.maxResponseBytes))
     }
 
+    /// What a fatal result says of an application that never answered its readiness path.
+    public static let notUp = "the application did not answer"
+
+    /// Asks `url` until it answers (any status), every 200 ms, for at most `seconds`: the
+    /// application was just started. Nil once it answered, else why not. Not the scan's requests.
+    static func waitUntilUp(_ url: WebURL, seconds: Double, transport: any WebTransport) -> String? {
+        let deadline = MonotonicClock.seconds() + seconds
+        var last = "no answer"
+        while true {
+            do {
+                _ = try transport.send(WebRequest(url: url))
+                return nil
+            } catch {
+                last = reason("\(error)")
+            }
+            if MonotonicClock.seconds() + 0.2 >= deadline {
+                return "\(url): \(notUp) within \(Int(seconds.rounded()))s: \(last)"
+            }
+            usleep(200_000)
+        }
+    }
+
     /// Runs the scan. Throws `SentinelError(.invalidInput)` for a bad target URL or header; a
     /// target that does not answer is `fatal` in the result.
     public func run() throws -> WebScanResult {
@@ -42,6 +67,12 @@ public struct WebScan: Sendable {
             headers: try WebTarget.headers(options.headers), cookies: cookies, login: options.login, excluded: excluded)
         let sink = FindingSink()
         var result = WebScanResult()
+        if let path = options.readyPath {
+            if let problem = Self.waitUntilUp(start.resolving(path) ?? start, seconds: options.readySeconds ?? 60, transport: transport) {
+                result.fatal = problem
+                return result
+            }
+        }
         if options.login != nil {
             // An authenticated scan that cannot log in would report the login page's findings as
             // the application's: it fails, saying why.

@@ -49,6 +49,11 @@ public struct WebScanOptions: Sendable, Codable, Hashable {
     /// Static findings to prove (`sentinel scan --prove`): when any, the scan sends only their
     /// checks to their routes and parameters, and crawls nothing.
     public var proofs: [ProofTarget] = []
+    /// A target just started (`scan --prove` without a URL): the path asked (any HTTP answer
+    /// will do) until it answers, for at most `readySeconds`; nil for a target already up.
+    public var readyPath: String?
+    /// How long to wait for `readyPath` to answer.
+    public var readySeconds: Double?
 
     /// Options for `target`; everything else has its default.
     public init(target: String) {

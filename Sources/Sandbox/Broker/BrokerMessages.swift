@@ -26,6 +26,8 @@ struct BrokeredLaunch: Codable, Sendable {
     var environment: [String: String]
     var hasInput: Bool
     var requireLimits: Bool
+    /// The network pod the launch joins (`BrokerPolicy.pods` names those it may).
+    var pod: String?
 
     init(_ request: SandboxRequest) {
         profile = request.profile
@@ -38,6 +40,7 @@ struct BrokeredLaunch: Codable, Sendable {
         environment = request.environment
         hasInput = request.input != nil
         requireLimits = request.requireLimits
+        pod = request.pod
     }
 }
 

@@ -26,6 +26,7 @@ import Support
 ///   could swap for a link;
 /// - egress only to hosts the command line named (`allowedEgress`), unless the analysis shares
 ///   the host's network itself (`allowsAnyEgress`);
+/// - a network pod only of those root made for this command (`pods`), and then no proxy;
 /// - limits that are positive, finite and no larger than the analysis sandbox's own (`ceiling`);
 /// - no terminal, no caller stdin: output is captured and returned.
 /// The payload then runs as any brokered sandbox does: a leased host uid, no capability, in a
@@ -53,6 +54,9 @@ public struct BrokerPolicy: Sendable {
     /// scratch directory (writable: heal's candidate trees, a worker's clones) and a fleet
     /// worker's repository roots (read-only).
     public var trees: [HeldTree] = []
+    /// The `NetworkPod`s root made for this command, by name, that a launch may join (with no
+    /// proxy: a member's peers are the pod's other members).
+    public var pods: Set<String> = []
 
     /// A directory the launcher holds and the analysis sees at `shownAt` (its host path).
     public struct HeldTree: Sendable {
@@ -136,6 +140,10 @@ public struct BrokerPolicy: Sendable {
                 throw refused("egress to \(entry), which the command line did not name")
             }
         }
+        if let pod = launch.pod {
+            guard pods.contains(pod) else { throw refused("network pod \(pod), which root did not make") }
+            guard profile.network.mode == .none else { throw refused("a proxy beside network pod \(pod)") }
+        }
         profile.limits = try clamped(profile.limits)
         guard launch.workspaceMountPoint == LaunchPlan.workspaceMountPoint else {
             throw refused("a workspace shown at \(launch.workspaceMountPoint)")
@@ -170,6 +178,7 @@ public struct BrokerPolicy: Sendable {
         request.lent = lent
         request.workingDirectory = launch.workingDirectory
         request.requireLimits = launch.requireLimits
+        request.pod = launch.pod
         request.input = input.map { [UInt8]($0) }
         failed = false
         return (request, held)

@@ -40,6 +40,12 @@ final class PreparedNetworkNamespace: @unchecked Sendable {
         return PreparedNetworkNamespace(holding: fd)
     }
 
+    /// A pod's namespace, for one launch that joins it: entered for the clone like a prepared
+    /// one; the init neither makes a namespace nor changes the pod's loopback or settings.
+    static func joining(_ pod: NetworkPod) throws -> PreparedNetworkNamespace {
+        PreparedNetworkNamespace(holding: try pod.duplicateNamespace())
+    }
+
     private init(holding namespace: Int32) {
         settings = []
         job = .allocate(capacity: 1)

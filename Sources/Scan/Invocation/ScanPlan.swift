@@ -98,6 +98,18 @@ public struct ScanPlan: Sendable {
             targets: webOnly ? [] : options.paths.targets, maxFileBytes: options.maxFileBytes)
         request.inlineSuppressions = options.inlineSuppressions
         if var prove = options.prove {
+            if prove.startsApplication {
+                // What runs is the operator's or the base revision's choice (the config's precedence above).
+                guard let application = config.prove else {
+                    throw SentinelError(
+                        .invalidInput,
+                        "--prove without a URL starts the application 'prove.run' declares, and "
+                            + (file == nil ? "there is no configuration (--config FILE or .sentinel.yml)" : "\(configValue) declares none"))
+                }
+                prove.application = application
+                prove.applicationRoot = directory
+                prove.options.target = application.url
+            }
             prove.options.login = prove.options.login ?? config.dastLogin
             request.prove = prove
         }
@@ -149,6 +161,14 @@ public struct ScanPlan: Sendable {
         settings.append(
             ScanSetting(
                 key: "models", value: models == TaintModels() ? "" : "declared", origin: origin(models != TaintModels())))
+        settings.append(
+            ScanSetting(
+                key: "prove.run",
+                value: config.prove.map {
+                    ($0.command.prefix(1) == ["/bin/sh"] ? $0.command.suffix(1) : $0.command[...]).joined(separator: " ")
+                        + " (port \($0.port))"
+                } ?? "",
+                origin: origin(config.prove != nil)))
 
         requireDatabase = !options.allowMissingDatabase
         allowStaleDatabase = options.allowStaleDatabase

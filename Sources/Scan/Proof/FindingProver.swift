@@ -80,7 +80,8 @@ public struct FindingProver: Sendable {
         }
         summary.tried = targets.count
         guard !options.proofs.isEmpty else { return (out, summary) }
-        let worker = NativeDASTScanner(options: options, workerExecutable: request.workerExecutable)
+        var worker = NativeDASTScanner(options: options, workerExecutable: request.workerExecutable)
+        if let application = request.application { worker.application = (application, request.applicationRoot ?? ".") }
         let (outcome, hits) = try worker.runWorker(context: context)
         let credentials = Redactor(secrets: NativeDASTScanner.credentialValues(of: options), shapes: false)
         for proof in outcome.worker.proofs where out.indices.contains(proof.id) {

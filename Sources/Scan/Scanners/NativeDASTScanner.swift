@@ -48,6 +48,9 @@ public struct NativeDASTScanner: ScanCore.Scanner {
     public var executor: (any ToolExecutor)?
     /// Seconds to wait after the scan for late out-of-band fetches.
     public var canaryGrace: Double = 1
+    /// An application to start first (`scan --prove` without a URL) over the tree at `root`:
+    /// it and the worker then share a network pod, the worker's only peer and the canary's place.
+    public var application: (declaration: ProofApplication, root: String)?
 
     /// A scanner for `options`, running `workerExecutable` as its worker.
     public init(options: WebScanOptions, workerExecutable: String, profile: String = defaultProfile, executor: (any ToolExecutor)? = nil) {
@@ -79,6 +82,7 @@ public struct NativeDASTScanner: ScanCore.Scanner {
         let start = try WebTarget.parse(options.target)
         _ = try WebTarget.headers(options.headers)
         var options = self.options
+        if let application { return try runBeside(application.declaration, root: application.root, options: options, context: context) }
         options.proxy = "http://127.0.0.1:\(EgressLaunch.port)"
         var canaryHost = CanaryHost.address(reaching: start)
         var canary: CanaryListener?
@@ -109,10 +113,99 @@ public struct NativeDASTScanner: ScanCore.Scanner {
             return try run(withEgress, context: context)
         }
         if let fatal = result.worker.fatal { throw SentinelError(.invalidInput, "\(Self.optionName(options)): \(fatal)") }
-        // A target may fetch a probe's URL after it answered (a queued job, a slow parser).
+        return (result, afterGrace(result, canary: canary))
+    }
+
+    /// The canary's hits once a target that fetched a probe's URL late (a queued job, a slow
+    /// parser) has had the grace to.
+    private func afterGrace(_ result: Outcome, canary: CanaryListener?) -> [String: String] {
         let probes = result.worker.probes.count + result.worker.proofs.reduce(0) { $0 + $1.probes.count }
         if canary != nil, probes > 0 { Thread.sleep(forTimeInterval: canaryGrace) }
-        return (result, canary?.tokens ?? [:])
+        return canary?.tokens ?? [:]
+    }
+
+    /// The name of the network pod a proof's application and worker share.
+    public static let podName = "prove"
+
+    /// `runWorker` for an application it starts: `application` in its sandbox (profile `app`)
+    /// and the worker in its, both members of one network pod (root made it for its analysis;
+    /// made here when this process is the launcher). The worker reaches the application at
+    /// 127.0.0.1 with no proxy, waits for it to answer, and its SSRF probes name the canary, the
+    /// pod's listener root serves. The application is stopped when the worker ends.
+    private func runBeside(
+        _ application: ProofApplication, root: String, options: WebScanOptions, context: ScanContext
+    ) throws -> (Outcome, [String: String]) {
+        var options = options
+        options.proxy = nil
+        options.readyPath = application.readyPath
+        options.readySeconds = application.waitSeconds
+        var podName = Self.podName
+        var madePod: NetworkPod?
+        if !LaunchBrokerClient.isActive {
+            podName = "prove-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+            madePod = try NetworkPod.open(name: podName, listenerPort: ProofApplication.canaryPort)
+        }
+        defer { madePod?.close() }
+        let listener =
+            try madePod?.duplicateListener() ?? LaunchBrokerClient.open(resource: Self.canaryResource)
+        let canary = try CanaryListener(listening: listener)
+        defer { canary.stop() }
+        options.canary = canary.base(host: "127.0.0.1")
+        // An application (or its database) that ends leaves the worker nothing to ask: it is stopped too.
+        let worker = LaunchHandle()
+        let seconds = options.maxDuration + application.waitSeconds + 120
+        let result = try ScratchDirectory.with { scratch in
+            let workspace = scratch + "/worker"
+            guard mkdir(workspace, 0o755) == 0 else {
+                throw SentinelError(.io, "\(workspace): cannot create: \(Errno.current)", errno: .current)
+            }
+            try PreparedOutputFile(path: workspace + "/options.json").write(try JSONEncoder().encode(options), mode: 0o644)
+            var command = application.argv
+            var environment = application.environment
+            var database: ApplicationRun?
+            defer { database?.stop() }
+            if let declared = application.database {
+                guard let binaries = ProofDatabase.binaries() else {
+                    throw SentinelError(.invalidInput, "--prove: prove.database needs PostgreSQL's server (Debian's postgresql package)")
+                }
+                database = try ApplicationRun(
+                    command: declared.serverCommand(binaries: binaries), environment: declared.serverEnvironment(binaries: binaries),
+                    root: workspace, pod: podName, seconds: seconds, context: context, onEnd: { worker.terminate(signal: SIGKILL) })
+                command = declared.waitingFor(command, binaries: binaries, seconds: application.waitSeconds)
+                environment = declared.clientEnvironment.merging(environment) { _, declaredForTheApplication in
+                    declaredForTheApplication
+                }
+            }
+            let app = try ApplicationRun(
+                command: command, environment: environment, directory: application.directory, root: root, pod: podName,
+                seconds: seconds, context: context, onEnd: { worker.terminate(signal: SIGKILL) })
+            defer { app.stop() }
+            func ended() -> String? {
+                if let ending = database?.ending { return "its database (prove.database) \(ending)" }
+                return app.ending.map { "it \($0)" }
+            }
+            var invocation = ToolInvocation(
+                profile: profile, command: [workerExecutable, "dast-worker", Self.optionsPath], workspace: workspace,
+                extraReadOnly: [workerExecutable] + RuntimeLibraries.directories(), timeout: seconds - 60)
+            invocation.pod = podName
+            let outcome: Outcome
+            do {
+                outcome = try run(
+                    invocation, context: context, executor: executor ?? SandboxToolExecutor(runner: context.sandbox, handle: worker))
+            } catch {
+                guard let ending = ended() else { throw error }
+                throw SentinelError(.invalidInput, "--prove: the application 'prove.run' starts ended before the proof did: \(ending)")
+            }
+            if let fatal = outcome.worker.fatal {
+                if let ending = ended() {
+                    throw SentinelError(.invalidInput, "--prove: the application 'prove.run' starts ended before the proof did: \(ending)")
+                }
+                guard fatal.contains(WebScan.notUp) else { throw SentinelError(.invalidInput, "--prove: \(fatal)") }
+                throw SentinelError(.invalidInput, "--prove: the application 'prove.run' starts did not answer: \(fatal)")
+            }
+            return outcome
+        }
+        return (result, afterGrace(result, canary: canary))
     }
 
     /// The option that named the target: `--prove` for a proof, else `--dast`.
@@ -126,9 +219,9 @@ public struct NativeDASTScanner: ScanCore.Scanner {
         var run: RunResult
     }
 
-    private func run(_ invocation: ToolInvocation, context: ScanContext) throws -> Outcome {
+    private func run(_ invocation: ToolInvocation, context: ScanContext, executor: (any ToolExecutor)? = nil) throws -> Outcome {
         let result = try AdapterRun.execute(
-            tool: name, invocation: invocation, executor: executor ?? SandboxToolExecutor(runner: context.sandbox))
+            tool: name, invocation: invocation, executor: executor ?? self.executor ?? SandboxToolExecutor(runner: context.sandbox))
         guard result.exitCode == 0 else { throw ToolFailure.failed(result, tool: name, detail: nil) }
         do {
             return Outcome(worker: try JSONDecoder().decode(WebScanResult.self, from: result.stdout), run: result)
