@@ -1,4 +1,5 @@
 import Dispatch
+import DAST
 import Findings
 import Foundation
 import JavaScriptSyntax
@@ -297,7 +298,7 @@ public struct ScanRunner: Sendable {
         var line =
             "prove: \(summary.proven) of \(summary.tried) findings at routes proven against "
             + (request.application != nil ? "the application prove.run started at " : "") + "\(request.options.target) "
-            + "(\(summary.requests) requests)"
+            + "(\(summary.requests) requests, at most \(request.options.maxRequestsPerProof ?? WebScan.defaultRequestsPerProof) per finding)"
         if summary.tried == 0 { line = "prove: no finding's source is a parameter of a route the code names: nothing to prove" }
         report.notices.append(Notice(level: .info, message: line, tool: ToolName.dast))
         if let stopped = summary.stoppedBy {

@@ -62,6 +62,10 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .customLong("max-requests"), help: "With --dast or --prove: send at most this many requests (default: 6000).")
     var maxRequests: Int?
     @Option(help: "With --dast or --prove: at most this many requests per second (default: 40).") var rate: Double?
+    @Option(
+        name: .customLong("max-requests-per-finding"),
+        help: "With --prove: send at most this many requests to prove one finding (default: 100).")
+    var maxRequestsPerFinding: Int?
     @Option(help: ArgumentHelp("With --dast: also drive the OWASP ZAP instance whose API is at this URL.", valueName: "url"))
     var zap: String?
     @Option(name: .customLong("zap-key-file"), help: ArgumentHelp("With --zap: the file holding ZAP's API key.", valueName: "file"))
@@ -167,6 +171,10 @@ struct ScanCommand: ParsableCommand {
                 .invalidInput,
                 "--active, --openapi, --header, --cookie, --exclude-url, --dast-checks, --max-duration, --max-requests, --rate and --zap need --dast URL"
             )
+        }
+        if let maxRequestsPerFinding {
+            guard proof != nil else { throw SentinelError(.invalidInput, "--max-requests-per-finding needs --prove") }
+            guard maxRequestsPerFinding > 0 else { throw SentinelError(.invalidInput, "--max-requests-per-finding: must be at least 1") }
         }
         if zapKeyFile != nil && zap == nil { throw SentinelError(.invalidInput, "--zap-key-file needs --zap URL") }
         if quiet && verbose { throw SentinelError(.invalidInput, "--quiet and --verbose cannot be used together") }
@@ -379,11 +387,13 @@ struct ScanCommand: ParsableCommand {
             var request = try webScan(url: "http://127.0.0.1/")
             request.startsApplication = true
             request.options.active = true
+            request.options.maxRequestsPerProof = maxRequestsPerFinding
             return request
         }
         do {
             var request = try webScan(url: url)
             request.options.active = true
+            request.options.maxRequestsPerProof = maxRequestsPerFinding
             return request
         } catch let error as SentinelError where error.message.hasPrefix("--dast: ") {
             // The URL's checks name the option that gave it.

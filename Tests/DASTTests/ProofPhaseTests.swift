@@ -84,6 +84,35 @@ struct ProofPhaseTests {
         #expect(result.proofs.reduce(0) { $0 + $1.requests } == result.requests)
     }
 
+    /// A proof sends at most its share of the budget (`--max-requests-per-finding`): one whose
+    /// checks would send more ends unconfirmed, saying so, and the next is still tried.
+    @Test func eachProofKeepsToItsShareOfTheBudget() throws {
+        let app = try VulnerableApp()
+        defer { app.stop() }
+        let manifest = try VulnerableApp.manifest()
+        let flaw = try #require(manifest.vulnerabilities.first { $0.id == "sqli-boolean-string" })
+        let targets = (0..<3).map { Self.target(id: $0, method: flaw.method, path: flaw.path, parameter: flaw.parameter, cwe: flaw.cwe) }
+        var options = WebScanOptions(target: app.url)
+        options.active = true
+        options.ratePerSecond = 0
+        options.seed = 42
+        options.proofs = targets
+        options.maxRequestsPerProof = 3
+        let transport = RecordingTransport()
+        let result = try WebScan(options: options, transport: transport).run()
+        #expect(result.stoppedBy == "complete")
+        #expect(result.proofs.count == 3)
+        for proof in result.proofs {
+            #expect(proof.finding == nil)
+            #expect(proof.requests == 3, "\(proof.requests)")
+            #expect(proof.reason?.hasSuffix("its share of 3 requests ended before a check confirmed it") == true, "\(proof.reason ?? "")")
+        }
+        // The same proofs with the default share are confirmed.
+        options.maxRequestsPerProof = nil
+        let whole = try WebScan(options: options, transport: RecordingTransport()).run()
+        #expect(whole.proofs.allSatisfy { $0.finding != nil && $0.requests <= WebScan.defaultRequestsPerProof })
+    }
+
     /// The route and the names are the repository's text: a route with a line break, a query or
     /// a host in it, and header and cookie names that would write another header, never leave
     /// the application's origin or its one request line and header each.

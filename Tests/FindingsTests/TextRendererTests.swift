@@ -28,6 +28,26 @@ import Testing
         #expect(text.hasSuffix("\n"))
     }
 
+    /// Issue 80: under a tried finding, its outcome and what it cost in requests.
+    @Test func proofLinesSayTheOutcomeAndItsRequests() {
+        var proven = Fixtures.sqlInjection()
+        proven.facts.proof = ProofFacts(proven: true, reason: nil, requests: 4)
+        proven.facts.proof.oracle = "boolean: SQL injection in 'q'"
+        proven.facts.proof.request = "GET http://127.0.0.1:8000/search [q in the query]"
+        #expect(
+            TextRenderer().proof(proven) == [
+                "    proven: boolean: SQL injection in 'q'", "      by GET http://127.0.0.1:8000/search [q in the query] (4 requests)",
+            ])
+        var refused = Fixtures.sqlInjection()
+        let spent = "its share of 100 requests ended before a check confirmed it"
+        refused.facts.proof = ProofFacts(proven: false, reason: spent, requests: 100)
+        #expect(TextRenderer().proof(refused) == ["    not proven: \(spent) (100 requests)"])
+        var untried = Fixtures.sqlInjection()
+        untried.facts.proof = ProofFacts(proven: false, reason: "no check proves CWE-1333", requests: 0)
+        #expect(TextRenderer().proof(untried) == ["    not proven: no check proves CWE-1333"])
+        #expect(TextRenderer().proof(Fixtures.sqlInjection()).isEmpty)
+    }
+
     @Test func sortedByLineWithinFile() {
         let findings = [30, 4, 12].map { line in
             Finding(ruleId: "r", severity: .low, message: "m\(line)", location: Location(file: "f.py", startLine: line, startColumn: 1))

@@ -15,6 +15,9 @@ public final class RequestBudget: Sendable {
         case requests(Int)
         /// The scan's time (`--max-duration`) is up.
         case duration(Double)
+        /// One proof's share (`WebScanOptions.maxRequestsPerProof`) is spent: that proof ends,
+        /// the scan goes on.
+        case share(Int)
     }
 
     /// Most requests in all.
@@ -24,7 +27,7 @@ public final class RequestBudget: Sendable {
     /// Seconds the scan may run.
     public let maxDuration: Double
     private let started: UInt64
-    private let state = Mutex<(sent: Int, nextSlot: UInt64)>((0, 0))
+    private let state = Mutex<(sent: Int, nextSlot: UInt64, share: (end: Int, size: Int)?)>((0, 0, nil))
 
     /// A budget starting now.
     public init(maxRequests: Int, ratePerSecond: Double, maxDuration: Double) {
@@ -47,6 +50,11 @@ public final class RequestBudget: Sendable {
         state.withLock { $0.nextSlot = max($0.nextSlot, until) }
     }
 
+    /// From now on, at most `count` more requests until the share is lifted (nil): one proof's.
+    public func share(_ count: Int?) {
+        state.withLock { state in state.share = count.map { (state.sent + max(0, $0), max(0, $0)) } }
+    }
+
     /// Seconds left before the deadline (never negative).
     public var remaining: Double { max(0, maxDuration - elapsed) }
 
@@ -55,13 +63,19 @@ public final class RequestBudget: Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         if elapsed >= maxDuration { throw .duration(maxDuration) }
         let interval = ratePerSecond > 0 ? UInt64(1e9 / ratePerSecond) : 0
+        var share: Int?
         let slot: UInt64? = state.withLock { state in
+            if let limit = state.share, state.sent >= limit.end {
+                share = limit.size
+                return nil
+            }
             guard state.sent < maxRequests else { return nil }
             state.sent += 1
             let slot = max(now, state.nextSlot)
             state.nextSlot = slot + interval
             return slot
         }
+        if let share { throw .share(share) }
         guard let slot else { throw .requests(maxRequests) }
         if slot > now {
             let wait = slot - now

@@ -283,6 +283,7 @@ public struct WebScan: Sendable {
         switch exhausted {
         case .requests(let count): "request budget (\(count) requests)"
         case .duration(let seconds): "time limit (\(Int(seconds)) s)"
+        case .share(let count): "share of one proof (\(count) requests)"
         }
     }
 

@@ -49,6 +49,9 @@ public struct WebScanOptions: Sendable, Codable, Hashable {
     /// Static findings to prove (`sentinel scan --prove`): when any, the scan sends only their
     /// checks to their routes and parameters, and crawls nothing.
     public var proofs: [ProofTarget] = []
+    /// The most requests one proof may send (`--max-requests-per-finding`; nil: 100), within
+    /// `maxRequests`: a proof past it ends unconfirmed and the next is tried.
+    public var maxRequestsPerProof: Int?
     /// A target just started (`scan --prove` without a URL): the path asked (any HTTP answer
     /// will do) until it answers, for at most `readySeconds`; nil for a target already up.
     public var readyPath: String?

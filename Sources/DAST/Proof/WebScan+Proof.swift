@@ -23,6 +23,9 @@ extension WebScan {
 
     /// Proves `targets` against the application at `start`. Throws only
     /// `RequestBudget.Exhausted`; the outcomes of the targets proved so far are in `outcomes`.
+    /// The most requests one proof sends unless `--max-requests-per-finding` says otherwise.
+    public static let defaultRequestsPerProof = 100
+
     func provePhase(
         _ targets: [ProofTarget], start: WebURL, client: WebClient, budget: RequestBudget, canary: CanaryRegistry?,
         tally: RequestTally, outcomes: inout [ProofOutcome]
@@ -51,44 +54,52 @@ extension WebScan {
                     : "'\(target.parameter)' cannot be sent as a \(target.part.rawValue)'s name"
                 continue
             }
-            for found in points {
-                let point = try Self.seededFromPage(found, client: client, tally: tally)
-                let baseline: WebResponse
-                do {
-                    tally.count("baseline")
-                    baseline = try client.send(point.request(point.original))
-                } catch let exhausted as RequestBudget.Exhausted {
-                    throw exhausted
-                } catch {
-                    reasons.append("no answer from \(point.endpoint.method) \(point.endpoint.url.path): \(Self.reason("\(error)"))")
-                    continue
-                }
-                if let refusal = Self.refusal(baseline.status) {
-                    reasons.append("\(point.endpoint.method) \(point.endpoint.url.path) answered \(baseline.status): \(refusal)")
-                    continue
-                }
-                var context = ActiveContext(
-                    client: client, baseline: baseline, markers: markers, canary: canary, planted: planted, tally: tally,
-                    engines: engines)
-                for check in checks where !point.isBinary || check.readsBytes {
-                    context.check = check.rules[0].id
-                    if let finding = try check.test(point, context: context).first {
-                        outcome.finding = finding
-                        break
+            // One proof's share of the budget: a check that would spend more ends this proof, not the scan.
+            let share = options.maxRequestsPerProof ?? Self.defaultRequestsPerProof
+            budget.share(share)
+            defer { budget.share(nil) }
+            do {
+                for found in points {
+                    let point = try Self.seededFromPage(found, client: client, tally: tally)
+                    let baseline: WebResponse
+                    do {
+                        tally.count("baseline")
+                        baseline = try client.send(point.request(point.original))
+                    } catch let exhausted as RequestBudget.Exhausted {
+                        throw exhausted
+                    } catch {
+                        reasons.append("no answer from \(point.endpoint.method) \(point.endpoint.url.path): \(Self.reason("\(error)"))")
+                        continue
                     }
+                    if let refusal = Self.refusal(baseline.status) {
+                        reasons.append("\(point.endpoint.method) \(point.endpoint.url.path) answered \(baseline.status): \(refusal)")
+                        continue
+                    }
+                    var context = ActiveContext(
+                        client: client, baseline: baseline, markers: markers, canary: canary, planted: planted, tally: tally,
+                        engines: engines)
+                    for check in checks where !point.isBinary || check.readsBytes {
+                        context.check = check.rules[0].id
+                        if let finding = try check.test(point, context: context).first {
+                            outcome.finding = finding
+                            break
+                        }
+                    }
+                    if outcome.finding != nil { break }
+                    let url = point.request(point.original).url.withQuery([]).string
+                    outcome.probes += (canary?.all ?? []).filter {
+                        $0.finding.location.parameter == point.name && $0.finding.location.url.map { $0.hasPrefix(url) } == true
+                    }
+                    let at = "\(point.endpoint.method) \(point.endpoint.url.path) [\(point.name)]"
+                    // A 404 may be the route's own answer to a value that names nothing (`/files?name=1`):
+                    // the checks run all the same, and the reason says both.
+                    reasons.append(
+                        baseline.status == 404
+                            ? "\(at) answered 404 (not found): the route is not reached, or not with this value"
+                            : "the check did not confirm it at \(at)")
                 }
-                if outcome.finding != nil { break }
-                let url = point.request(point.original).url.withQuery([]).string
-                outcome.probes += (canary?.all ?? []).filter {
-                    $0.finding.location.parameter == point.name && $0.finding.location.url.map { $0.hasPrefix(url) } == true
-                }
-                let at = "\(point.endpoint.method) \(point.endpoint.url.path) [\(point.name)]"
-                // A 404 may be the route's own answer to a value that names nothing (`/files?name=1`):
-                // the checks run all the same, and the reason says both.
-                reasons.append(
-                    baseline.status == 404
-                        ? "\(at) answered 404 (not found): the route is not reached, or not with this value"
-                        : "the check did not confirm it at \(at)")
+            } catch RequestBudget.Exhausted.share(let size) {
+                reasons.append("its share of \(size) requests ended before a check confirmed it")
             }
             if outcome.finding == nil { outcome.reason = reasons.joined(separator: "; ") }
         }

@@ -107,13 +107,18 @@ public struct TextRenderer: ReportRenderer {
     }
 
     /// What `--prove` showed of the finding: `proven: ORACLE` and the request, or `not proven:
-    /// WHY`; nothing for a finding not tried.
+    /// WHY`, each with the requests it took; nothing for a finding not tried.
     public func proof(_ finding: Finding) -> [String] {
         let proof = finding.facts.proof
         guard let proven = proof.proven else { return [] }
-        guard proven else { return ["    " + paint("not proven", "33") + ": " + TextRenderer.sanitize(proof.reason ?? "")] }
+        // What the proof cost, said beside its outcome (its share is bounded: --max-requests-per-finding).
+        let cost = proof.requests.map { $0 == 1 ? " (1 request)" : " (\($0) requests)" } ?? ""
+        guard proven else {
+            let why = TextRenderer.sanitize(proof.reason ?? "") + (proof.requests == 0 ? "" : cost)
+            return ["    " + paint("not proven", "33") + ": " + why]
+        }
         var lines = ["    " + paint("proven", "1;31") + ": " + TextRenderer.sanitize(proof.oracle ?? "")]
-        if let request = proof.request { lines.append("      by " + TextRenderer.sanitize(request)) }
+        if let request = proof.request { lines.append("      by " + TextRenderer.sanitize(request) + cost) }
         return lines
     }
 
