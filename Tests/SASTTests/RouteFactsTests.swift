@@ -108,6 +108,57 @@ import Testing
         #expect(facts.map(\.routeMethods) == [["GET"], ["POST"], nil])
     }
 
+    @Test(
+        "Next.js routes by file name: a Pages Router API route's default export, an App Router route's exported methods",
+        arguments: [
+            ("pages/api/users/[id].js", "/api/users/:id", false), ("src/pages/api/index.ts", "/api", false),
+            ("web/pages/api/files/[...path].ts", "/api/files/:path", false), ("app/api/search/route.ts", "/api/search", true),
+            ("src/app/(shop)/api/items/[[...slug]]/route.js", "/api/items/:slug", true),
+            ("app/@modal/api/x/route.tsx", "/api/x", true),
+        ])
+    func nextRoutePaths(file: String, path: String, appRouter: Bool) {
+        let route = ScriptRouteExtractor.nextRoute(of: file)
+        #expect(route?.path == path && route?.appRouter == appRouter, "\(String(describing: route))")
+    }
+
+    @Test("files that are no Next.js route: pages outside api, a private folder, a route's neighbours")
+    func notNextRoutes() {
+        for file in ["pages/index.js", "pages/users/[id].tsx", "app/api/_lib/route.ts", "app/api/search/helpers.ts", "api/x.js"] {
+            #expect(ScriptRouteExtractor.nextRoute(of: file) == nil, "\(file)")
+        }
+    }
+
+    @Test("Next.js: the route and methods of the handler the source is read in")
+    func nextHandlers() throws {
+        let pages = """
+            import { exec } from "child_process";
+            export default function handler(req, res) {
+              exec("ls " + req.query.dir, (error, out) => res.status(200).send(out));
+            }
+            """
+        let api = try Self.facts("pages/api/users/[id].js", pages, rule: "javascript.taint-command-injection")
+        #expect(api.map(\.route) == ["/api/users/:id"])
+        #expect(api.map(\.routeMethods) == [nil])
+        #expect(api.map(\.sourceIn) == [.query] && api.map(\.sourceParameter) == ["dir"])
+        let app = """
+            import { NextResponse } from "next/server";
+            import { execSync } from "child_process";
+            export async function GET(request) {
+              const term = request.nextUrl.searchParams.get("q");
+              return new NextResponse(execSync("grep " + term + " /etc/hosts"));
+            }
+            export const POST = async (request) => {
+              const body = await request.json();
+              return new NextResponse(execSync("echo " + body.name));
+            };
+            """
+        let handlers = try Self.facts("app/api/search/route.ts", app, rule: "javascript.taint-command-injection")
+        #expect(handlers.map(\.route) == ["/api/search", "/api/search"])
+        #expect(handlers.map(\.routeMethods) == [["GET"], ["POST"]])
+        #expect(handlers.map(\.sourceIn) == [.query, .json])
+        #expect(handlers.first?.sourceParameter == "q")
+    }
+
     @Test("Django: a view's path from the URL configurations, below the include that leads to them")
     func djangoURLConfigurations() throws {
         let engine = SASTEngine(rules: try EvidenceTests.shipped.get())

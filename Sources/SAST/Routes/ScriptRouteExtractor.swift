@@ -1,3 +1,4 @@
+import Foundation
 import SyntaxTree
 
 /// The request handlers of one JavaScript or TypeScript file, as lowered: a route registered on
@@ -5,7 +6,8 @@ import SyntaxTree
 /// `app = express()`, `router = express.Router()`, Koa's `new Router()`, `fastify()`, Hono's
 /// `new Hono()`), the handler being the function passed last (an arrow or a function
 /// expression, hoisted by the lowering, or a function the file names). Identity by evidence: a
-/// receiver is a router only when its value is such a constructor's, by import.
+/// receiver is a router only when its value is such a constructor's, by import. Next.js routes
+/// by file name instead (``nextRoute(of:)``).
 struct ScriptRouteExtractor {
     let file: String
     let aliases: ImportAliases
@@ -26,6 +28,7 @@ struct ScriptRouteExtractor {
 
     /// The handlers of `root`, a lowered module.
     func handlers(in root: SyntaxNode) -> [RouteHandler] {
+        if let route = Self.nextRoute(of: file) { return nextHandlers(in: root, route: route) }
         // Every script of a scan comes here: one that imports no web framework is not walked.
         func head(_ dotted: String) -> String { dotted.split(separator: ".").first.map(String.init) ?? dotted }
         guard
@@ -71,5 +74,79 @@ struct ScriptRouteExtractor {
             return true
         }
         return out
+    }
+
+    /// The extensions of a Next.js route's file.
+    static let nextExtensions = [".js", ".jsx", ".ts", ".tsx", ".mjs"]
+    /// The methods a Next.js route handler exports by name (the App Router's `route.ts`).
+    static let nextMethods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+    /// The path Next.js serves `file` at, by its place in the tree (the framework routes by file
+    /// name, not by a call): an API route of the Pages Router (`pages/api/users/[id].ts`:
+    /// `/api/users/:id`, any method, its default export) or a route handler of the App Router
+    /// (`app/api/users/[id]/route.ts`: `/api/users/:id`, one handler per exported method). Route
+    /// groups `(name)` and parallel slots `@name` add no segment; a private folder `_name` is no
+    /// route; `[...slug]` and `[[...slug]]` are one parameter. Nil for any other file.
+    static func nextRoute(of file: String) -> (path: String, appRouter: Bool)? {
+        guard let ext = nextExtensions.first(where: { file.hasSuffix($0) }) else { return nil }
+        var parts = String(file.dropLast(ext.count)).split(separator: "/").map(String.init)
+        let appRouter: Bool
+        if let pages = parts.indices.dropLast().first(where: { parts[$0] == "pages" && parts[$0 + 1] == "api" }) {
+            parts = Array(parts[(pages + 1)...])
+            if parts.last == "index" { parts.removeLast() }
+            appRouter = false
+        } else if parts.last == "route", let app = parts.lastIndex(of: "app") {
+            parts = Array(parts[(app + 1)..<(parts.count - 1)])
+            appRouter = true
+        } else {
+            return nil
+        }
+        var segments: [String] = []
+        for part in parts {
+            if part.hasPrefix("_") { return nil }
+            if (part.hasPrefix("(") && part.hasSuffix(")")) || part.hasPrefix("@") { continue }
+            if part.hasPrefix("["), part.hasSuffix("]") {
+                let name = part.trimmingCharacters(in: CharacterSet(charactersIn: "[].")).replacingOccurrences(of: "...", with: "")
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+                segments.append(":" + name)
+            } else {
+                segments.append(part)
+            }
+        }
+        return ("/" + segments.joined(separator: "/"), appRouter)
+    }
+
+    /// The handlers of a Next.js route file: the Pages Router's default export (a function the
+    /// file defines, any method), the App Router's functions exported under a method's name.
+    private func nextHandlers(in root: SyntaxNode, route: (path: String, appRouter: Bool)) -> [RouteHandler] {
+        var functions: [String: SyntaxNode] = [:]
+        var bound: [String: String] = [:]
+        for statement in root.children {
+            switch statement.kind {
+            case .functionDef, .asyncFunctionDef:
+                if let name = statement.text { functions[name] = statement }
+            case .assign:
+                // `export default handler`, `export const GET = async (request) => ...` (hoisted).
+                if statement.children.count == 2, statement.children[0].kind == .name, let target = statement.children[0].text,
+                    statement.children[1].kind == .name, let value = statement.children[1].text
+                {
+                    bound[target] = value
+                }
+            default:
+                break
+            }
+        }
+        let exported: [(name: String, methods: [String])] =
+            route.appRouter
+            ? Self.nextMethods.sorted().map { ($0, [$0]) } : [("default", [])]
+        return exported.compactMap { export in
+            guard let function = functions[export.name] ?? bound[export.name].flatMap({ functions[$0] }) else { return nil }
+            var handler = RouteHandler(
+                file: file, name: function.text ?? export.name, group: "\(file)#next", receiver: nil,
+                line: function.range.start.line, column: function.range.start.column, path: route.path)
+            handler.endLine = function.range.end.line
+            handler.methods = export.methods
+            return handler
+        }
     }
 }
