@@ -88,6 +88,10 @@ import Testing
             "c.yml:1: prove.port: '47128' is not a port from 1024 to 65535 (47128 is the proof's canary)"
         ),
         ("prove: {run: [app], port: 8000, ready: health}\n", "c.yml:1: prove.ready: 'health' is not a path of the application (/health)"),
+        (
+            "prove: {run: [app], port: 8000, ready: \"//127.0.0.1:47128/x\"}\n",
+            "c.yml:1: prove.ready: '//127.0.0.1:47128/x' is not a path of the application (/health)"
+        ),
         ("prove: {run: [app], port: 8000, wait: 1h}\n", "c.yml:1: prove.wait: must be more than 0 and at most 10m"),
         ("prove: {run: [app], port: 8000, directory: ../up}\n", "c.yml:1: prove.directory: '../up' is not a directory inside the tree"),
         ("prove: {run: [app], port: 8000, env: {\"A-B\": x}}\n", "c.yml:1: prove.env: 'A-B' is not a variable name"),

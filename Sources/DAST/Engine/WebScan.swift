@@ -68,7 +68,9 @@ public struct WebScan: Sendable {
         let sink = FindingSink()
         var result = WebScanResult()
         if let path = options.readyPath {
-            if let problem = Self.waitUntilUp(start.resolving(path) ?? start, seconds: options.readySeconds ?? 60, transport: transport) {
+            // Only the target's own origin answers for it.
+            let ready = start.resolving(path).flatMap { $0.origin == start.origin ? $0 : nil } ?? start
+            if let problem = Self.waitUntilUp(ready, seconds: options.readySeconds ?? 60, transport: transport) {
                 result.fatal = problem
                 return result
             }

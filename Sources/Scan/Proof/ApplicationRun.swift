@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import Foundation
 import Sandbox
 import ScanCore
 import Support
@@ -14,6 +15,7 @@ final class ApplicationRun: Sendable {
     static let profile = "app"
 
     private let handle = LaunchHandle()
+    private let redactor: Redactor
     private let state = Outcome()
     private final class Outcome: Sendable {
         let value = Mutex<Result<RunResult, any Error>?>(nil)
@@ -27,6 +29,7 @@ final class ApplicationRun: Sendable {
         command: [String], environment: [String: String], directory: String? = nil, root: String, pod: String,
         seconds: Double, context: ScanContext, onEnd: @escaping @Sendable () -> Void
     ) throws {
+        redactor = Self.redactor(for: environment)
         let profile = try context.sandbox.profiles.resolve(Self.profile)
         let runner = context.sandbox
         let handle = self.handle
@@ -59,6 +62,34 @@ final class ApplicationRun: Sendable {
         }
     }
 
+    /// The last line of `output`, redacted whole and then cut to 300 characters (a cut first
+    /// would leave a secret's head no longer of its shape); nil for none.
+    static func lastWords(_ output: Data, redactor: Redactor) -> String? {
+        let text = String(decoding: output.suffix(4096), as: UTF8.self)
+        guard let line = text.split(whereSeparator: \.isNewline).last else { return nil }
+        let redacted = redactor.redact(String(line))
+        guard redacted.count > 300 else { return redacted }
+        var cut = String(redacted.prefix(300))
+        // Never half of a `<redacted>`.
+        if let open = cut.range(of: "<", options: .backwards), !cut[open.lowerBound...].contains(">") {
+            cut = String(cut[..<open.lowerBound])
+        }
+        return cut + "..."
+    }
+
+    /// What it said is redacted of the values it was given that hold credentials (a secret-named
+    /// variable's, a URL's password) and of token shapes.
+    static func redactor(for environment: [String: String]) -> Redactor {
+        var secrets = environment.compactMap { Redactor.isSecretName($0.key) ? $0.value : nil }
+        for value in environment.values {
+            // `scheme://user:PASSWORD@host`
+            guard let scheme = value.range(of: "://"), let at = value[scheme.upperBound...].firstIndex(of: "@") else { continue }
+            let userinfo = value[scheme.upperBound..<at]
+            if let colon = userinfo.firstIndex(of: ":") { secrets.append(String(userinfo[userinfo.index(after: colon)...])) }
+        }
+        return Redactor(secrets: secrets)
+    }
+
     /// How it ended (its status, then the last line it wrote), or nil while it runs.
     var ending: String? {
         switch ended {
@@ -68,12 +99,8 @@ final class ApplicationRun: Sendable {
             return "could not start: \((error as? SentinelError)?.message ?? "\(error)")"
         case .success(let run):
             let how = run.reason == .exited ? "exited with status \(run.exitCode)" : "was stopped (\(run.reason.rawValue))"
-            // Its own words, shape-redacted like all that leaves the process (it may print a key).
-            let output = run.stderr.isEmpty ? run.stdout : run.stderr
-            let said =
-                String(decoding: output.suffix(4096), as: UTF8.self)
-                .split(whereSeparator: \.isNewline).last.map { ": " + Redactor().redact(String($0.prefix(300))) } ?? ""
-            return how + said
+            // Its own words, redacted like all that leaves the process (it may print a key).
+            return how + (Self.lastWords(run.stderr.isEmpty ? run.stdout : run.stderr, redactor: redactor).map { ": " + $0 } ?? "")
         }
     }
 

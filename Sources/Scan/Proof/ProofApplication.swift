@@ -71,8 +71,9 @@ public struct ProofApplication: Sendable, Equatable {
         var application = ProofApplication(command: command, port: port)
         if let ready = node["ready"] {
             let path = try reader.scalarText(ready, key: "prove.ready")
-            guard path.hasPrefix("/"), path.utf8.count <= 2048,
-                !path.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "#" || $0 == "\0" })
+            // A path of the application's own origin: `//host/x` would be another host's.
+            guard path.hasPrefix("/"), !path.hasPrefix("//"), path.utf8.count <= 2048,
+                !path.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "#" || $0 == "\\" || $0 == "\0" })
             else { throw reader.fail(ready, "prove.ready", "'\(path)' is not a path of the application (/health)") }
             application.readyPath = path
         }
