@@ -65,7 +65,7 @@ import Testing
         #expect(read == "path job" || read == "query arg")
     }
 
-    @Test("a key read off a copy of the source names nothing; no route, no route facts")
+    @Test("a key read off the source's variable names it; one read off a helper's return does not; no route, no route facts")
     func unnamedAndUnrouted() throws {
         let source = """
             import subprocess
@@ -78,7 +78,22 @@ import Testing
             """
         let facts = try Self.facts("lib.py", source, rule: "python.taint-command-injection")
         #expect(facts.map(\.sourceIn) == [.query])
+        #expect(facts.map(\.sourceParameter) == ["n"])
         #expect(facts.map(\.route) == [nil])
+        let helper = """
+            import subprocess
+            from flask import request
+
+            def arguments():
+                return request.args
+
+            def run():
+                name = arguments().get("n")
+                return subprocess.check_output("echo " + name, shell=True)
+            """
+        let returned = try Self.facts("lib.py", helper, rule: "python.taint-command-injection")
+        #expect(returned.map(\.sourceIn) == [.query])
+        #expect(returned.map(\.sourceParameter) == [nil])
     }
 
     @Test("Express: the property read off req.query names the value; the route is the router's")
@@ -156,7 +171,8 @@ import Testing
         #expect(handlers.map(\.route) == ["/api/search", "/api/search"])
         #expect(handlers.map(\.routeMethods) == [["GET"], ["POST"]])
         #expect(handlers.map(\.sourceIn) == [.query, .json])
-        #expect(handlers.first?.sourceParameter == "q")
+        // The key read off the parsed body's variable names it.
+        #expect(handlers.map(\.sourceParameter) == ["q", "name"])
     }
 
     @Test("Django: a view's path from the URL configurations, below the include that leads to them")
@@ -257,6 +273,45 @@ import Testing
         #expect(registered.map(\.facts.code.route) == ["/user/ping"])
         let constructed = RouteFacts.attach(findings, projectHandlers: users.routes)
         #expect(constructed.map(\.facts.code.route) == ["/people/ping"])
+    }
+
+    @Test("Express: a router below the prefix its parent mounts it at, in the file or from another module")
+    func expressMountedRouters() throws {
+        let engine = SASTEngine(rules: try EvidenceTests.shipped.get())
+        let users = engine.scan(
+            file: "routes/users.js",
+            source: """
+                const { exec } = require('child_process');
+                const express = require('express');
+                const router = express.Router();
+                router.get('/ping', (req, res) => {
+                  exec('ping ' + req.query.host, (err, out) => res.send(out));
+                });
+                module.exports = router;
+                """)
+        let app = engine.scan(
+            file: "app.js",
+            source: """
+                const { exec } = require('child_process');
+                const express = require('express');
+                const usersRouter = require('./routes/users');
+                const app = express();
+                const api = express.Router();
+                const admin = express.Router();
+                admin.get('/run', (req, res) => {
+                  exec('ls ' + req.query.dir, (err, out) => res.send(out));
+                });
+                api.use('/admin', admin);
+                app.use('/api/v1', api);
+                app.use('/users', usersRouter);
+                app.use(express.json());
+                """)
+        let own = app.findings.filter { $0.ruleId == "javascript.taint-command-injection" }
+        #expect(own.map(\.facts.code.route) == ["/api/v1/admin/run"])
+        let findings = users.findings.filter { $0.ruleId == "javascript.taint-command-injection" }
+        #expect(findings.map(\.facts.code.route) == ["/ping"])
+        let mounted = RouteFacts.attach(findings, projectHandlers: users.scriptRoutes + app.scriptRoutes)
+        #expect(mounted.map(\.facts.code.route) == ["/users/ping"])
     }
 
     @Test("Hono and Koa: the value a call reads names it; the route is the router's")

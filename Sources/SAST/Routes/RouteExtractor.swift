@@ -69,9 +69,15 @@ struct RouteExtractor {
     /// The module a file is (`pkg/auth.py`: `pkg.auth`; `pkg/__init__.py`: `pkg`).
     static func moduleName(_ file: String) -> String {
         var path = file
+        var script = false
         for suffix in [".py", ".pyw", ".ipynb"] where path.hasSuffix(suffix) { path.removeLast(suffix.count) }
+        for suffix in [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"] where path.hasSuffix(suffix) {
+            path.removeLast(suffix.count)
+            script = true
+        }
         var parts = path.split(separator: "/").map(String.init)
-        if parts.last == "__init__" { parts.removeLast() }
+        // A package's module: Python's `__init__`, a script directory's `index`.
+        if parts.last == "__init__" || (script && parts.last == "index") { parts.removeLast() }
         return parts.joined(separator: ".")
     }
 

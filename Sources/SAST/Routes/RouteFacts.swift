@@ -72,7 +72,8 @@ public enum RouteFacts {
     /// `handlers` with the paths a project's URL configurations give them: a Django function
     /// view by the name a `path()`/`re_path()`/`url()` entry routes to, a view class's or a
     /// Tornado handler's methods by their class's name, each path below the prefixes of the
-    /// `include()`s that lead to its configuration's module. A name routed to two paths keeps
+    /// `include()`s that lead to its configuration's module; a Flask blueprint's routes below its
+    /// prefix, a script's router below the prefix another module mounts it at. A name routed to two paths keeps
     /// the first.
     public static func resolved(_ handlers: [RouteHandler]) -> [RouteHandler] {
         let targets = handlers.filter { $0.kind == .urlTarget && $0.mounted == nil }
@@ -104,6 +105,8 @@ public enum RouteFacts {
             let key = receiver.contains(".") || module.isEmpty ? receiver : module + "." + receiver
             let matching = mounts.filter { mount in
                 guard let mounted = mount.mounted else { return false }
+                // `module.*`: every router of a module a script mounts (`app.use("/users", users)`).
+                if mounted.hasSuffix(".*") { return key.hasPrefix(mounted.dropLast()) }
                 return key == mounted || key.hasSuffix("." + mounted) || mounted.hasSuffix("." + key)
             }
             return (matching.first { $0.name.hasPrefix("register ") } ?? matching.first)?.path

@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import SyntaxTree
 
@@ -57,6 +58,34 @@ struct ScriptRouteExtractor {
         }
         guard !routers.isEmpty else { return [] }
         var out: [RouteHandler] = []
+        // `parent.use("/prefix", child)`: a router of this file below the prefix (and its parent's),
+        // a router another module exports below it (resolved with the project, ``RouteFacts``).
+        var prefixes: [String: (prefix: String, parent: String)] = [:]
+        let relativeModules = relativeImports(in: root)
+        root.walk { node in
+            guard node.kind == .call, let callee = node.callee, callee.kind == .attribute, callee.text == "use",
+                let parent = callee.children.first?.dottedName, routers.contains(parent)
+            else { return true }
+            let arguments = Array(node.callArguments)
+            guard arguments.count >= 2, arguments[0].kind == .string, let prefix = arguments[0].text, prefix.hasPrefix("/"),
+                let mounted = arguments.last, mounted.kind == .name, let child = mounted.text
+            else { return true }
+            if routers.contains(child) {
+                if prefixes[child] == nil { prefixes[child] = (prefix, parent) }
+            } else if let module = relativeModules[child] ?? aliases.resolve(child) {
+                var mount = RouteHandler(
+                    file: file, name: "use " + child, group: "", receiver: parent, line: node.range.start.line,
+                    column: node.range.start.column, path: prefix, kind: .urlTarget)
+                mount.mounted = module + ".*"
+                out.append(mount)
+            }
+            return true
+        }
+        func prefix(of router: String, depth: Int = 0) -> String {
+            guard depth < 8, let (own, parent) = prefixes[router] else { return "" }
+            return RoutePath.joined(prefix(of: parent, depth: depth + 1), own)
+        }
+        for index in out.indices { out[index].path = RoutePath.joined(prefix(of: out[index].receiver ?? ""), out[index].path ?? "") }
         root.walk { node in
             guard node.kind == .call, let callee = node.callee, callee.kind == .attribute, let verb = callee.text,
                 Self.verbs.contains(verb), let receiver = callee.children.first?.dottedName, routers.contains(receiver)
@@ -67,11 +96,31 @@ struct ScriptRouteExtractor {
             else { return true }
             var handler = RouteHandler(
                 file: file, name: name, group: "\(file)#\(receiver)", receiver: receiver, line: function.range.start.line,
-                column: function.range.start.column, path: path)
+                column: function.range.start.column, path: RoutePath.joined(prefix(of: receiver), path))
             handler.endLine = function.range.end.line
             handler.methods = verb == "all" ? [] : [verb.uppercased()]
             out.append(handler)
             return true
+        }
+        return out
+    }
+
+    /// The project's modules this file's relative imports bind, by local name
+    /// (`const users = require("./routes/users")` in `app.js`: `users` → `routes.users`), named
+    /// as ``RouteExtractor/moduleName(_:)`` names files.
+    private func relativeImports(in root: SyntaxNode) -> [String: String] {
+        let directory = file.split(separator: "/").map(String.init).dropLast()
+        var out: [String: String] = [:]
+        for statement in root.children where statement.kind == .importFrom {
+            guard let module = statement.text, module.hasPrefix(".") else { continue }
+            let level = module.prefix { $0 == "." }.count
+            guard level - 1 <= directory.count else { continue }
+            let base = Array(directory.dropLast(level - 1))
+            let rest = module.dropFirst(level).split(separator: ".").map(String.init)
+            for alias in statement.children {
+                guard let name = alias.text, name != "*" else { continue }
+                out[alias.children.first?.text ?? name] = (base + rest + [name]).joined(separator: ".")
+            }
         }
         return out
     }

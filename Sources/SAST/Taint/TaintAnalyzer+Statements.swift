@@ -391,7 +391,8 @@ extension TaintAnalyzer {
             guard let name = target.text else { return }
             var stored = value
             if value.isTainted, let range = statementRange {
-                stored.taint = value.taint.through(FlowHop(range: range, note: Self.label(target, index.source) + " = ..."))
+                stored.taint = value.taint.through(
+                    FlowHop(range: range, note: Self.label(target, index.source) + " = ..."), assignment: true)
             }
             state[name] = stored
         case .tuple, .list:

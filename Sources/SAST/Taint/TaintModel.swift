@@ -37,9 +37,14 @@ struct TaintOrigin: Sendable {
     /// handler's parameter.
     var requestName: String?
 
-    /// Whether the value is the source itself, not yet keyed: a key read off it names the
-    /// request's value.
-    var awaitsRequestName: Bool { requestPart != nil && requestName == nil && hops.count == 1 && parameter == nil }
+    /// Whether the value came back through a call (a helper's return, a summary's path): a key
+    /// read off it then names nothing, the helper may have read one already.
+    var crossedCall = false
+
+    /// Whether the value is the source itself, not yet keyed, here or in a variable it was
+    /// assigned to (`data = request.get_json()`, `const body = await request.json()`): a key read
+    /// off it names the request's value.
+    var awaitsRequestName: Bool { requestPart != nil && requestName == nil && !crossedCall && parameter == nil }
 
     static let maximumHops = 10
 
@@ -109,9 +114,13 @@ struct Taint: Sendable, Equatable {
     }
 
     /// The same origins with `hop` appended to each path.
-    func through(_ hop: FlowHop) -> Taint {
+    /// `assignment`: the hop only binds the value to a name (it is still what it was).
+    func through(_ hop: FlowHop, assignment: Bool = false) -> Taint {
         var copy = self
-        for i in copy.origins.indices { copy.origins[i].append(hop) }
+        for i in copy.origins.indices {
+            copy.origins[i].append(hop)
+            if !assignment { copy.origins[i].crossedCall = true }
+        }
         return copy
     }
 }

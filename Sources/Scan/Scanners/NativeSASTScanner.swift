@@ -199,6 +199,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         // Django's URL configurations and Tornado's specs name their views' paths in other files.
         let routed = RouteFacts.resolved(handlers)
         findings = RouteFacts.attach(findings, projectHandlers: handlers, resolved: routed)
+        // A script's routers below the prefixes other modules mount them at.
+        let scriptHandlers = collected.flatMap { $0?.scriptRoutes ?? [] }
+        let scriptRouted = RouteFacts.resolved(scriptHandlers)
+        findings = RouteFacts.attach(findings, projectHandlers: scriptHandlers, resolved: scriptRouted)
         findings += RouteEngine(rules: rules.routeRules, declaredGuards: models.guards).findings(handlers: handlers)
         findings = AdministratorHandlers.placed(findings, handlers: handlers, rules: rules.rules)
         var exceptionFacts: [String: ApplicationErrors.FileFacts] = [:]
@@ -228,7 +232,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
         output.skippedFiles = unread.withLock { $0 }
         output.equivalence = rules.equivalence
-        output.routes = (routed + collected.flatMap { $0?.scriptRoutes ?? [] }).compactMap { handler in
+        output.routes = (routed + scriptRouted).compactMap { handler in
             guard handler.kind == .handler || handler.kind == .unroutedView, let path = handler.path else { return nil }
             return RouteLocation(path: path, methods: handler.methods, file: handler.file, line: handler.line)
         }
