@@ -44,21 +44,36 @@ enum DASTConfig {
         _ = try reader.mapping(node, key: "dast")
         try reader.checkKeys(node, allowed: keys, at: "dast")
         guard let login = node["login"] else { return nil }
-        _ = try reader.mapping(login, key: "dast.login")
-        try reader.checkKeys(login, allowed: loginKeys, at: "dast.login")
-        guard let urlNode = login["url"], let url = try reader.string(urlNode, key: "dast.login.url"), !url.isEmpty else {
-            throw reader.fail(login, "dast.login", "needs url (the page with the login form)")
+        return try self.login(login, at: "dast.login", reader: reader, environment: environment)
+    }
+
+    /// The login `login` describes, its keys named below `at` (`dast.login`, `prove.login`);
+    /// `environment` gives `{env: NAME}` values, nil refuses them (a repository's file: the
+    /// application it starts would receive the operator's variable).
+    static func login(
+        _ login: DocumentNode, at path: String, reader: DocumentReader, environment: [String: String]?
+    ) throws -> WebLogin {
+        _ = try reader.mapping(login, key: path)
+        try reader.checkKeys(login, allowed: loginKeys, at: path)
+        guard let urlNode = login["url"], let url = try reader.string(urlNode, key: "\(path).url"), !url.isEmpty else {
+            throw reader.fail(login, path, "needs url (the page with the login form)")
         }
         guard let fieldsNode = login["fields"] else {
-            throw reader.fail(login, "dast.login", "needs fields (the form's values by field name)")
+            throw reader.fail(login, path, "needs fields (the form's values by field name)")
         }
         var fields: [String: String] = [:]
-        for member in try reader.mapping(fieldsNode, key: "dast.login.fields") {
-            let key = "dast.login.fields.\(member.key)"
+        for member in try reader.mapping(fieldsNode, key: "\(path).fields") {
+            let key = "\(path).fields.\(member.key)"
             if member.value.isObject {
                 try reader.checkKeys(member.value, allowed: ["env"], at: key)
                 guard let nameNode = member.value["env"], let name = try reader.string(nameNode, key: key + ".env") else {
                     throw reader.fail(member.value, key, "give a value or {env: NAME}")
+                }
+                guard let environment else {
+                    throw reader.fail(
+                        member.value, key,
+                        "a repository's .sentinel.yml gives literal values only: {env: NAME} would hand the operator's variable to its application"
+                    )
                 }
                 guard let value = environment[name] else {
                     throw reader.fail(member.value, key, "the environment variable \(name) is not set")
@@ -68,32 +83,32 @@ enum DASTConfig {
                 fields[member.key] = try reader.scalarText(member.value, key: key)
             }
         }
-        guard !fields.isEmpty else { throw reader.fail(fieldsNode, "dast.login.fields", "names no field") }
+        guard !fields.isEmpty else { throw reader.fail(fieldsNode, "\(path).fields", "names no field") }
         var result = WebLogin(
             url: url, fields: fields,
-            loggedInText: try reader.string(login["loggedInText"], key: "dast.login.loggedInText"),
-            loggedOutText: try reader.string(login["loggedOutText"], key: "dast.login.loggedOutText"))
+            loggedInText: try reader.string(login["loggedInText"], key: "\(path).loggedInText"),
+            loggedOutText: try reader.string(login["loggedOutText"], key: "\(path).loggedOutText"))
         if let node = login["format"] {
-            let text = try reader.scalarText(node, key: "dast.login.format")
+            let text = try reader.scalarText(node, key: "\(path).format")
             guard let format = WebLogin.Format(rawValue: text) else {
-                throw reader.fail(node, "dast.login.format", "'\(text)' is not one of form, json")
+                throw reader.fail(node, "\(path).format", "'\(text)' is not one of form, json")
             }
             result.format = format
         }
         if let node = login["token"] {
-            let members = try reader.mapping(node, key: "dast.login.token")
-            try reader.checkKeys(node, allowed: ["json", "header"], at: "dast.login.token")
-            guard members.count == 1, let member = members.first, let place = try reader.string(member.value, key: "dast.login.token"),
+            let members = try reader.mapping(node, key: "\(path).token")
+            try reader.checkKeys(node, allowed: ["json", "header"], at: "\(path).token")
+            guard members.count == 1, let member = members.first, let place = try reader.string(member.value, key: "\(path).token"),
                 !place.isEmpty
             else {
-                throw reader.fail(node, "dast.login.token", "give one of {json: PATH} or {header: NAME}")
+                throw reader.fail(node, "\(path).token", "give one of {json: PATH} or {header: NAME}")
             }
             result.token = member.key == "json" ? .json(place) : .header(place)
         }
         if let node = login["authorization"] {
-            let text = try reader.scalarText(node, key: "dast.login.authorization")
+            let text = try reader.scalarText(node, key: "\(path).authorization")
             guard text.contains("{token}"), !text.contains(where: \.isNewline) else {
-                throw reader.fail(node, "dast.login.authorization", "must hold {token} on one line")
+                throw reader.fail(node, "\(path).authorization", "must hold {token} on one line")
             }
             result.authorization = text
         }

@@ -231,7 +231,9 @@ public struct ScanConfig: Sendable, Equatable {
             config.dastLogin = try DASTConfig.login(value, reader: reader, environment: environment)
             config.dastExclude = try DASTConfig.exclude(value, reader: reader)
         }
-        if let value = root["prove"] { config.prove = try ProofApplication.parse(value, reader: reader) }
+        if let value = root["prove"] {
+            config.prove = try ProofApplication.parse(value, reader: reader, environment: tree == nil ? environment : nil)
+        }
         if let value = root["sca"] {
             _ = try reader.mapping(value, key: "sca")
             try reader.checkKeys(value, allowed: ["max-db-age"], at: "sca")

@@ -143,8 +143,14 @@ struct ProveCLITests {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: home) }
         let config = home + "/operator.yml"
-        try "prove:\n  run: [python3, app.py, --port, \"8642\"]\n  port: 8642\n  wait: 2m\n".write(
-            toFile: config, atomically: false, encoding: .utf8)
+        try """
+        prove:
+          run: [python3, app.py, --port, "8642"]
+          port: 8642
+          wait: 2m
+          login: {url: /signin, fields: {user: tester, password: seeded-pass-1}}
+
+        """.write(toFile: config, atomically: false, encoding: .utf8)
         let environment = ["SENTINEL_HOME": home + "/state", "PATH": "/usr/bin:/bin"]
         let result = try CLI.run(
             [
@@ -159,6 +165,12 @@ struct ProveCLITests {
         let comment = try #require(byLine[66])
         #expect(comment.properties["proven"] == "true", "\(comment.properties)")
         #expect(byLine[46]?.properties["proofReason"] == "the check did not confirm it at GET /lookup [code]")
+        // Behind the login the declaration gives: signed in first, the value reaches the page.
+        let notes = try #require(byLine[92])
+        #expect(notes.rule == "python.taint-xss" && notes.properties["proven"] == "true", "\(notes.properties)")
+        #expect(notes.properties["proofRequest"]?.hasPrefix("GET http://127.0.0.1:8642/notes") == true)
+        // The login's values are redacted from what the proof kept.
+        #expect(!notes.properties.values.contains { $0.contains("seeded-pass-1") })
         // Nothing the application wrote reached the tree: its copy was discarded.
         let left = try FileManager.default.contentsOfDirectory(atPath: VulnerableApp.proveDirectory).sorted()
         #expect(!left.contains("__pycache__"), "\(left)")

@@ -54,6 +54,30 @@ import Testing
         #expect(error?.message.hasPrefix(expected) == true, "\(error?.message ?? "")")
     }
 
+    /// Issue 80: `prove.login`, the account the application `scan --prove` starts is signed in
+    /// with. A repository's file may give the application's own seeded account, never a value of
+    /// the operator's environment (the application it starts would receive it).
+    @Test func proveLoginIsLiteralInARepositorysFile() throws {
+        let operatorFile = try ScanConfig.parse(
+            "prove:\n  run: [app]\n  port: 8000\n  login: {url: /signin, fields: {user: tester, password: {env: APP_PASSWORD}}}\n",
+            source: "/ops/scan.yml", baseDirectory: "/ops", environment: ["APP_PASSWORD": "seeded-pass-1"])
+        #expect(operatorFile.prove?.login == WebLogin(url: "/signin", fields: ["user": "tester", "password": "seeded-pass-1"]))
+
+        let base = NSTemporaryDirectory() + "sentinel-prove-login-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let literal = "prove:\n  run: [app]\n  port: 8000\n  login: {url: /signin, fields: {user: tester, password: seeded-pass-1}}\n"
+        try Data(literal.utf8).write(to: URL(fileURLWithPath: base + "/.sentinel.yml"))
+        #expect(try ScanConfig.load(inTree: base)?.prove?.login?.fields == ["user": "tester", "password": "seeded-pass-1"])
+        let fromEnvironment = literal.replacingOccurrences(of: "password: seeded-pass-1", with: "password: {env: HOME}")
+        try Data(fromEnvironment.utf8).write(to: URL(fileURLWithPath: base + "/.sentinel.yml"))
+        let error = #expect(throws: SentinelError.self) { try ScanConfig.load(inTree: base) }
+        #expect(
+            error?.message
+                == "\(base)/.sentinel.yml:4: prove.login.fields.password: a repository's .sentinel.yml gives literal values only: "
+                + "{env: NAME} would hand the operator's variable to its application")
+    }
+
     @Test func aRepositorysOwnConfigMayNotHoldALogin() throws {
         let base = NSTemporaryDirectory() + "sentinel-dast-login-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: base) }

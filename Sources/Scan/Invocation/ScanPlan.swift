@@ -109,6 +109,7 @@ public struct ScanPlan: Sendable {
                 prove.application = application
                 prove.applicationRoot = directory
                 prove.options.target = application.url
+                prove.options.login = prove.options.login ?? application.login
             }
             prove.options.login = prove.options.login ?? config.dastLogin
             request.prove = prove

@@ -1,3 +1,4 @@
+import DAST
 import Documents
 import Support
 
@@ -27,12 +28,14 @@ public struct ProofApplication: Sendable, Equatable {
     public var directory: String?
     /// A PostgreSQL server started beside it (`database:`), nil for none.
     public var database: ProofDatabase?
+    /// How the proof logs in to it (`login:`, as `dast.login`); `dast.login` when nil.
+    public var login: WebLogin?
 
     /// The longest `wait:`.
     public static let maxWait: Double = 600
     /// The port of the out-of-band canary inside the proof's network: no application may use it.
     public static let canaryPort: UInt16 = 47_128
-    static let keys: Set<String> = ["run", "port", "ready", "wait", "env", "directory", "database"]
+    static let keys: Set<String> = ["run", "port", "ready", "wait", "env", "directory", "database", "login"]
 
     /// A declaration; see the properties.
     public init(command: [String], port: UInt16) {
@@ -49,8 +52,9 @@ public struct ProofApplication: Sendable, Equatable {
         command.first?.contains("/") != false ? command : ["/usr/bin/env"] + command
     }
 
-    /// `prove:` read from `node`. Throws `reader`'s one-line error naming the key and problem.
-    static func parse(_ node: DocumentNode, reader: DocumentReader) throws -> ProofApplication {
+    /// `prove:` read from `node`. `environment` gives a login's `{env: NAME}` values; nil (a
+    /// repository's file) refuses them. Throws `reader`'s one-line error naming the key and problem.
+    static func parse(_ node: DocumentNode, reader: DocumentReader, environment: [String: String]? = [:]) throws -> ProofApplication {
         _ = try reader.mapping(node, key: "prove")
         try reader.checkKeys(node, allowed: keys, at: "prove")
         guard let run = node["run"] else { throw reader.fail(node, "prove", "no 'run' (the command that starts the application)") }
@@ -101,6 +105,10 @@ public struct ProofApplication: Sendable, Equatable {
             guard !path.hasPrefix("/"), !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }), !path.contains("\0")
             else { throw reader.fail(directory, "prove.directory", "'\(path)' is not a directory inside the tree") }
             application.directory = parts.joined(separator: "/")
+        }
+        if let login = node["login"] {
+            // The application's own accounts (a seeded test user): sent to it and to nothing else.
+            application.login = try DASTConfig.login(login, at: "prove.login", reader: reader, environment: environment)
         }
         if let database = node["database"] {
             application.database = try ProofDatabase.parse(database, reader: reader)

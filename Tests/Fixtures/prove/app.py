@@ -4,14 +4,14 @@ Started by the test on 127.0.0.1 (`--port 0 --port-file F`): two flaws a request
 flaw the application's own check keeps out of reach (a length limit the static analysis does not
 model), one on a blueprint the application never registers (its route answers 404), one
 behind a form's CSRF token (proven when the proof posts the token the page gave), and one whose
-handler refuses a post without a second field (proven when the proof sends it too).
+handler refuses a post without a second field (proven when it is sent too); one behind a login.
 """
 
 import argparse
 import secrets
 import sqlite3
 
-from flask import Blueprint, Flask, abort, request, session
+from flask import Blueprint, Flask, abort, redirect, request, session
 
 app = Flask(__name__)
 app.secret_key = secrets.token_hex(16)
@@ -73,6 +73,23 @@ def login():
     user = request.form["user"]
     rows = database().execute("SELECT name FROM items WHERE name = '" + user + "'").fetchall()
     return {"found": len(rows), "ok": bool(rows) and password == "secret"}
+
+
+@app.route("/signin", methods=["GET", "POST"])
+def signin():
+    # The application's own seeded account (the declaration's `prove.login` gives it).
+    if request.method == "POST" and request.form.get("user") == "tester" and request.form.get("password") == "seeded-pass-1":
+        session["user"] = "tester"
+        return redirect("/notes")
+    return '<form method="post" action="/signin"><input name="user"><input name="password" type="password"></form>'
+
+
+@app.route("/notes")
+def notes():
+    # Behind the login: without a session, the sign-in page.
+    if session.get("user") != "tester":
+        return redirect("/signin")
+    return "<p>Notes for " + request.args.get("q", "") + "</p>"
 
 
 if __name__ == "__main__":
