@@ -55,6 +55,11 @@ struct ProveCLITests {
         let lookup = try #require(byLine[46])
         #expect(lookup.properties["proven"] == "false")
         #expect(lookup.properties["proofReason"] == "the check did not confirm it at GET /lookup [code]")
+        // Behind a login none was given for: where the application sent the request, said.
+        #expect(
+            byLine[92]?.properties["proofReason"]
+                == "the check did not confirm it at GET /notes [q] (it answered 302, to /signin: a login may be needed, "
+                + "give prove.login or dast.login)")
         let find = try #require(byLine[53])
         #expect(find.properties["proven"] == "false")
         #expect(find.properties["proofReason"]?.contains("GET /find [q] answered 404") == true)

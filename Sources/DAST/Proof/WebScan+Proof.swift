@@ -96,7 +96,7 @@ extension WebScan {
                     reasons.append(
                         baseline.status == 404
                             ? "\(at) answered 404 (not found): the route is not reached, or not with this value"
-                            : "the check did not confirm it at \(at)")
+                            : "the check did not confirm it at \(at)" + Self.redirection(baseline, from: point.endpoint.url))
                 }
             } catch RequestBudget.Exhausted.share(let size) {
                 reasons.append("its share of \(size) requests ended before a check confirmed it")
@@ -146,11 +146,22 @@ extension WebScan {
             }
     }
 
+    /// ` (it answered 302, to /signin: a login may be needed)` for a baseline that sent the
+    /// request elsewhere (a sign-in page, a value the route rejects), nothing otherwise: the
+    /// checks still ran (an open redirect's route answers 302 too), the reason says where it went.
+    static func redirection(_ baseline: WebResponse, from url: WebURL) -> String {
+        guard (300..<400).contains(baseline.status), let location = baseline.header("Location"),
+            let target = url.resolving(location), target.path != url.path
+        else { return "" }
+        let path = String(target.path.prefix(200)).filter { !$0.isNewline }
+        return " (it answered \(baseline.status), to \(path): a login may be needed, give prove.login or dast.login)"
+    }
+
     /// Why an answer shows the route was not reached, or nil when it was.
     static func refusal(_ status: Int) -> String? {
         switch status {
         case 405: "route not reached (method not allowed)"
-        case 401, 403: "refused (the route needs a login: give dast.login)"
+        case 401, 403: "refused (the route needs a login: give prove.login or dast.login)"
         default: nil
         }
     }
