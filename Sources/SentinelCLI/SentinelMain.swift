@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import CLICore
 import Sandbox
 import Support
@@ -26,7 +27,12 @@ public enum SentinelMain {
         guard arguments.first == "scan" else { return arguments }
         var spelled = arguments
         for index in spelled.indices.dropFirst() where spelled[index] == "--prove" {
-            if index + 1 < spelled.count, spelled[index + 1].contains("://") { continue }
+            if index + 1 < spelled.count {
+                let next = spelled[index + 1]
+                if next.contains("://") { continue }
+                // `localhost:5000` is a URL without its scheme, not a path: its value, refused as such.
+                if !next.hasPrefix("-"), next.contains(":"), !FileManager.default.fileExists(atPath: next) { continue }
+            }
             spelled[index] = "--prove=" + ScanCommand.startsApplication
         }
         return spelled

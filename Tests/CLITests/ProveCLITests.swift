@@ -246,6 +246,10 @@ struct ProveCLITests {
         let bad = try CLI.run(["scan", ".", "--prove", "ftp://x/"])
         #expect(bad.status == 2)
         #expect(bad.stderr.hasPrefix("sentinel: --prove: "), "\(bad.stderr)")
+        // A URL without its scheme is the option's value, refused as a URL (not read as a path).
+        let schemeless = try CLI.run(["scan", ".", "--prove", "localhost:5000"])
+        #expect(schemeless.status == 2)
+        #expect(schemeless.stderr == "sentinel: --prove: 'localhost:5000' is not an http:// or https:// URL\n", "\(schemeless.stderr)")
         let both = try CLI.run(["scan", ".", "--prove", "http://127.0.0.1:1/", "--dast", "http://127.0.0.1:1/"])
         #expect(both.status == 2)
         #expect(both.stderr == "sentinel: --prove and --dast cannot be used together\n")

@@ -129,7 +129,7 @@ import Testing
             ("pages/api/users/[id].js", "/api/users/:id", false), ("src/pages/api/index.ts", "/api", false),
             ("web/pages/api/files/[...path].ts", "/api/files/:path", false), ("app/api/search/route.ts", "/api/search", true),
             ("src/app/(shop)/api/items/[[...slug]]/route.js", "/api/items/:slug", true),
-            ("app/@modal/api/x/route.tsx", "/api/x", true),
+            ("app/@modal/api/x/route.tsx", "/api/x", true), ("app/api/app/route.ts", "/api/app", true),
         ])
     func nextRoutePaths(file: String, path: String, appRouter: Bool) {
         let route = ScriptRouteExtractor.nextRoute(of: file)
@@ -312,6 +312,31 @@ import Testing
         #expect(findings.map(\.facts.code.route) == ["/ping"])
         let mounted = RouteFacts.attach(findings, projectHandlers: users.scriptRoutes + app.scriptRoutes)
         #expect(mounted.map(\.facts.code.route) == ["/users/ping"])
+        // A file named with inner dots is the module its importers spell; a package's mount is
+        // its own routers', not its submodules'.
+        let admin = engine.scan(
+            file: "routes/admin.routes.js",
+            source: """
+                const { exec } = require('child_process');
+                const express = require('express');
+                const router = express.Router();
+                router.post('/run', (req, res) => {
+                  exec('ls ' + req.body.dir, (err, out) => res.send(out));
+                });
+                module.exports = router;
+                """)
+        let server = engine.scan(
+            file: "server.js",
+            source: """
+                const express = require('express');
+                const app = express();
+                app.use('/admin', require('./routes/admin.routes'));
+                app.use('/everything', require('./routes'));
+                """)
+        let adminFindings = admin.findings.filter { $0.ruleId == "javascript.taint-command-injection" }
+        let projectHandlers = users.scriptRoutes + admin.scriptRoutes + server.scriptRoutes
+        #expect(RouteFacts.attach(adminFindings, projectHandlers: projectHandlers).map(\.facts.code.route) == ["/admin/run"])
+        #expect(RouteFacts.attach(findings, projectHandlers: projectHandlers).map(\.facts.code.route) == ["/ping"])
     }
 
     @Test("Hono and Koa: the value a call reads names it; the route is the router's")

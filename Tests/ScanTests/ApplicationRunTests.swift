@@ -20,6 +20,19 @@ import Testing
         #expect(ApplicationRun.lastWords(Data(), redactor: redactor) == nil)
     }
 
+    /// The proof's own credentials (its login, headers, cookies) too: an application may log
+    /// what it receives. A line the 4 KiB window cut through is not shown.
+    @Test func theProofsCredentialsAndACutLineAreNotShown() {
+        let redactor = ApplicationRun.redactor(for: [:], credentials: ["seeded-pass-1", "Bearer abcdefgh12345"])
+        #expect(
+            ApplicationRun.lastWords(Data("POST /signin user=tester&password=seeded-pass-1\n".utf8), redactor: redactor)
+                == "POST /signin user=tester&password=<redacted>")
+        let long = String(repeating: "y", count: 5000) + "\n" + "ended\n"
+        #expect(ApplicationRun.lastWords(Data(long.utf8), redactor: redactor) == "ended")
+        let oneLine = "secret-tail-" + String(repeating: "z", count: 5000)
+        #expect(ApplicationRun.lastWords(Data(oneLine.utf8), redactor: redactor) == nil)
+    }
+
     /// Cut after redaction: a token across the cut is never shown in part.
     @Test func aLongLineIsRedactedWholeThenCut() {
         let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"

@@ -52,6 +52,16 @@ public struct WebScan: Sendable {
     /// target that does not answer is `fatal` in the result.
     public func run() throws -> WebScanResult {
         let start = try WebTarget.parse(options.target)
+        // A target just started is waited for before the budget's clock starts: the wait is its own.
+        if let path = options.readyPath {
+            // Only the target's own origin answers for it.
+            let ready = start.resolving(path).flatMap { $0.origin == start.origin ? $0 : nil } ?? start
+            if let problem = Self.waitUntilUp(ready, seconds: options.readySeconds ?? 60, transport: transport) {
+                var result = WebScanResult()
+                result.fatal = problem
+                return result
+            }
+        }
         let budget = RequestBudget(
             maxRequests: options.maxRequests, ratePerSecond: options.ratePerSecond, maxDuration: options.maxDuration)
         let cookies = CookieJar()
@@ -67,14 +77,6 @@ public struct WebScan: Sendable {
             headers: try WebTarget.headers(options.headers), cookies: cookies, login: options.login, excluded: excluded)
         let sink = FindingSink()
         var result = WebScanResult()
-        if let path = options.readyPath {
-            // Only the target's own origin answers for it.
-            let ready = start.resolving(path).flatMap { $0.origin == start.origin ? $0 : nil } ?? start
-            if let problem = Self.waitUntilUp(ready, seconds: options.readySeconds ?? 60, transport: transport) {
-                result.fatal = problem
-                return result
-            }
-        }
         if options.login != nil {
             // An authenticated scan that cannot log in would report the login page's findings as
             // the application's: it fails, saying why.

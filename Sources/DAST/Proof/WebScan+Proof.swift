@@ -21,11 +21,11 @@ extension WebScan {
         return proofOriginal
     }
 
-    /// Proves `targets` against the application at `start`. Throws only
-    /// `RequestBudget.Exhausted`; the outcomes of the targets proved so far are in `outcomes`.
     /// The most requests one proof sends unless `--max-requests-per-finding` says otherwise.
     public static let defaultRequestsPerProof = 100
 
+    /// Proves `targets` against the application at `start`. Throws only
+    /// `RequestBudget.Exhausted`; the outcomes of the targets proved so far are in `outcomes`.
     func provePhase(
         _ targets: [ProofTarget], start: WebURL, client: WebClient, budget: RequestBudget, canary: CanaryRegistry?,
         tally: RequestTally, outcomes: inout [ProofOutcome]
@@ -100,6 +100,14 @@ extension WebScan {
                 }
             } catch RequestBudget.Exhausted.share(let size) {
                 reasons.append("its share of \(size) requests ended before a check confirmed it")
+                // The probes sent before the share ended may still be fetched (the canary's grace).
+                for point in points {
+                    let url = point.request(point.original).url.withQuery([]).string
+                    outcome.probes += (canary?.all ?? []).filter { probe in
+                        probe.finding.location.parameter == point.name && probe.finding.location.url.map { $0.hasPrefix(url) } == true
+                            && !outcome.probes.contains { $0.token == probe.token }
+                    }
+                }
             }
             if outcome.finding == nil { outcome.reason = reasons.joined(separator: "; ") }
         }

@@ -1,4 +1,5 @@
 import Findings
+import Languages
 import PythonSyntax
 
 /// Finds the request handlers of one Python file (``RouteHandler``): functions under a route
@@ -69,15 +70,16 @@ struct RouteExtractor {
     /// The module a file is (`pkg/auth.py`: `pkg.auth`; `pkg/__init__.py`: `pkg`).
     static func moduleName(_ file: String) -> String {
         var path = file
-        var script = false
-        for suffix in [".py", ".pyw", ".ipynb"] where path.hasSuffix(suffix) { path.removeLast(suffix.count) }
-        for suffix in [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"] where path.hasSuffix(suffix) {
-            path.removeLast(suffix.count)
-            script = true
+        // Another language's file is the module its own conventions name (`routes/users.routes.js`:
+        // `routes.users:routes`, as the script's importers spell it).
+        if let language = Languages.language(ofFile: file), language.modules.namespace != "",
+            let module = language.module(ofFile: file)
+        {
+            return module.name
         }
+        for suffix in [".py", ".pyw", ".ipynb"] where path.hasSuffix(suffix) { path.removeLast(suffix.count) }
         var parts = path.split(separator: "/").map(String.init)
-        // A package's module: Python's `__init__`, a script directory's `index`.
-        if parts.last == "__init__" || (script && parts.last == "index") { parts.removeLast() }
+        if parts.last == "__init__" { parts.removeLast() }
         return parts.joined(separator: ".")
     }
 

@@ -105,8 +105,13 @@ public enum RouteFacts {
             let key = receiver.contains(".") || module.isEmpty ? receiver : module + "." + receiver
             let matching = mounts.filter { mount in
                 guard let mounted = mount.mounted else { return false }
-                // `module.*`: every router of a module a script mounts (`app.use("/users", users)`).
-                if mounted.hasSuffix(".*") { return key.hasPrefix(mounted.dropLast()) }
+                // `module.*`: every router of the module a script mounts (`app.use("/users", users)`),
+                // that module's own, not its submodules'.
+                if mounted.hasSuffix(".*") {
+                    var owner = String(mounted.dropLast(2))
+                    if owner.hasSuffix(".default") { owner = String(owner.dropLast(".default".count)) }
+                    return key == owner + "." + receiver
+                }
                 return key == mounted || key.hasSuffix("." + mounted) || mounted.hasSuffix("." + key)
             }
             return (matching.first { $0.name.hasPrefix("register ") } ?? matching.first)?.path

@@ -29,7 +29,10 @@ struct ScriptRouteExtractor {
 
     /// The handlers of `root`, a lowered module.
     func handlers(in root: SyntaxNode) -> [RouteHandler] {
-        if let route = Self.nextRoute(of: file) { return nextHandlers(in: root, route: route) }
+        // A file in Next.js's places that exports no handler of its shapes may be another framework's.
+        if let route = Self.nextRoute(of: file), case let handlers = nextHandlers(in: root, route: route), !handlers.isEmpty {
+            return handlers
+        }
         // Every script of a scan comes here: one that imports no web framework is not walked.
         func head(_ dotted: String) -> String { dotted.split(separator: ".").first.map(String.init) ?? dotted }
         guard
@@ -144,7 +147,7 @@ struct ScriptRouteExtractor {
             parts = Array(parts[(pages + 1)...])
             if parts.last == "index" { parts.removeLast() }
             appRouter = false
-        } else if parts.last == "route", let app = parts.lastIndex(of: "app") {
+        } else if parts.last == "route", let app = parts.firstIndex(of: "app") {
             parts = Array(parts[(app + 1)..<(parts.count - 1)])
             appRouter = true
         } else {

@@ -77,9 +77,12 @@ public final class NetworkPod: Sendable {
     }
 
     private func duplicate(_ which: KeyPath<(namespace: Int32, listener: Int32), Int32>, what: String) throws -> Int32 {
-        let fd = descriptors.withLock { $0[keyPath: which] }
+        // Under the lock: a `close()` meanwhile would leave a number some other file may take.
+        let (fd, copy) = descriptors.withLock { held -> (Int32, Int32) in
+            let fd = held[keyPath: which]
+            return (fd, fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1)
+        }
         guard fd >= 0 else { throw SentinelError(.sandboxSetup, "network pod \(name) is closed") }
-        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else {
             throw SentinelError(.sandboxSetup, "network pod \(name): cannot duplicate its \(what): \(Errno.current)", errno: .current)
         }

@@ -99,7 +99,9 @@ public struct ScanPlan: Sendable {
         request.inlineSuppressions = options.inlineSuppressions
         if var prove = options.prove {
             if prove.startsApplication {
-                // What runs is the operator's or the base revision's choice (the config's precedence above).
+                // What runs is the configuration's choice, with its precedence above: the operator's
+                // `--config`, else the base revision's under `--since` (never a pull request's head),
+                // else the scanned tree's own (the tree the operator chose to run).
                 guard let application = config.prove else {
                     throw SentinelError(
                         .invalidInput,
@@ -165,9 +167,11 @@ public struct ScanPlan: Sendable {
         settings.append(
             ScanSetting(
                 key: "prove.run",
-                value: config.prove.map {
-                    ($0.command.prefix(1) == ["/bin/sh"] ? $0.command.suffix(1) : $0.command[...]).joined(separator: " ")
-                        + " (port \($0.port))"
+                value: config.prove.map { application in
+                    // A `run:` string is shown as written, not as the `/bin/sh -c` that runs it.
+                    let command = application.command
+                    let shell = command.count == 3 && command[0] == "/bin/sh" && command[1] == "-c"
+                    return (shell ? [command[2]] : command).joined(separator: " ") + " (port \(application.port))"
                 } ?? "",
                 origin: origin(config.prove != nil)))
 

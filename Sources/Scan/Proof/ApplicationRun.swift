@@ -27,9 +27,9 @@ final class ApplicationRun: Sendable {
     /// found or its thread cannot start.
     init(
         command: [String], environment: [String: String], directory: String? = nil, root: String, pod: String,
-        seconds: Double, context: ScanContext, onEnd: @escaping @Sendable () -> Void
+        seconds: Double, context: ScanContext, credentials: [String] = [], onEnd: @escaping @Sendable () -> Void
     ) throws {
-        redactor = Self.redactor(for: environment)
+        redactor = Self.redactor(for: environment, credentials: credentials)
         let profile = try context.sandbox.profiles.resolve(Self.profile)
         let runner = context.sandbox
         let handle = self.handle
@@ -65,8 +65,10 @@ final class ApplicationRun: Sendable {
     /// The last line of `output`, redacted whole and then cut to 300 characters (a cut first
     /// would leave a secret's head no longer of its shape); nil for none.
     static func lastWords(_ output: Data, redactor: Redactor) -> String? {
-        let text = String(decoding: output.suffix(4096), as: UTF8.self)
-        guard let line = text.split(whereSeparator: \.isNewline).last else { return nil }
+        var lines = String(decoding: output.suffix(4096), as: UTF8.self).split(whereSeparator: \.isNewline)
+        // A line the 4 KiB cut went through is not shown: what it held may be a secret's tail.
+        if output.count > 4096, !lines.isEmpty { lines.removeFirst() }
+        guard let line = lines.last else { return nil }
         let redacted = redactor.redact(String(line))
         guard redacted.count > 300 else { return redacted }
         var cut = String(redacted.prefix(300))
@@ -78,9 +80,10 @@ final class ApplicationRun: Sendable {
     }
 
     /// What it said is redacted of the values it was given that hold credentials (a secret-named
-    /// variable's, a URL's password) and of token shapes.
-    static func redactor(for environment: [String: String]) -> Redactor {
-        var secrets = environment.compactMap { Redactor.isSecretName($0.key) ? $0.value : nil }
+    /// variable's, a URL's password), of the proof's `credentials` (its login's values, headers
+    /// and cookies, which it may log as it receives them) and of token shapes.
+    static func redactor(for environment: [String: String], credentials: [String] = []) -> Redactor {
+        var secrets = credentials + environment.compactMap { Redactor.isSecretName($0.key) ? $0.value : nil }
         for value in environment.values {
             // `scheme://user:PASSWORD@host`
             guard let scheme = value.range(of: "://"), let at = value[scheme.upperBound...].firstIndex(of: "@") else { continue }

@@ -11,8 +11,8 @@ import Support
 /// `.sentinel.yml` of the base revision under `--since` (a pull request does not choose what
 /// runs, `ScanPlan`), else the scanned tree's own. What it names runs confined whatever it says:
 /// a fresh writable copy of the tree (an overlay, discarded), no capability, no way out of its
-/// network, the `app` profile's limits. It holds no credentials: a login is `dast.login`, the
-/// operator's only.
+/// network, the `app` profile's limits. Its `login` is the application's own account: literal
+/// values only in a repository's file (`{env: NAME}` would hand the operator's variable to it).
 public struct ProofApplication: Sendable, Equatable {
     /// The command (`run:`), executed in the copy of the tree; a string is `/bin/sh -c` it.
     public var command: [String]

@@ -168,9 +168,14 @@ public struct NativeDASTScanner: ScanCore.Scanner {
                 guard let binaries = ProofDatabase.binaries() else {
                     throw SentinelError(.invalidInput, "--prove: prove.database needs PostgreSQL's server (Debian's postgresql package)")
                 }
+                // Its own empty directory: the worker's options are not the database's to read.
+                let empty = scratch + "/database"
+                guard mkdir(empty, 0o755) == 0 else {
+                    throw SentinelError(.io, "\(empty): cannot create: \(Errno.current)", errno: .current)
+                }
                 database = try ApplicationRun(
                     command: declared.serverCommand(binaries: binaries), environment: declared.serverEnvironment(binaries: binaries),
-                    root: workspace, pod: podName, seconds: seconds, context: context, onEnd: { worker.terminate(signal: SIGKILL) })
+                    root: empty, pod: podName, seconds: seconds, context: context, onEnd: { worker.terminate(signal: SIGKILL) })
                 command = declared.waitingFor(command, binaries: binaries, seconds: application.waitSeconds)
                 environment = declared.clientEnvironment.merging(environment) { _, declaredForTheApplication in
                     declaredForTheApplication
@@ -178,7 +183,8 @@ public struct NativeDASTScanner: ScanCore.Scanner {
             }
             let app = try ApplicationRun(
                 command: command, environment: environment, directory: application.directory, root: root, pod: podName,
-                seconds: seconds, context: context, onEnd: { worker.terminate(signal: SIGKILL) })
+                seconds: seconds, context: context, credentials: Self.credentialValues(of: options),
+                onEnd: { worker.terminate(signal: SIGKILL) })
             defer { app.stop() }
             func ended() -> String? {
                 if let ending = database?.ending { return "its database (prove.database) \(ending)" }
