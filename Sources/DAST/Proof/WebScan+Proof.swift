@@ -86,10 +86,7 @@ extension WebScan {
                         }
                     }
                     if outcome.finding != nil { break }
-                    let url = point.request(point.original).url.withQuery([]).string
-                    outcome.probes += (canary?.all ?? []).filter {
-                        $0.finding.location.parameter == point.name && $0.finding.location.url.map { $0.hasPrefix(url) } == true
-                    }
+                    outcome.probes += Self.probes(at: point, in: canary)
                     let at = "\(point.endpoint.method) \(point.endpoint.url.path) [\(point.name)]"
                     // A 404 may be the route's own answer to a value that names nothing (`/files?name=1`):
                     // the checks run all the same, and the reason says both.
@@ -102,10 +99,8 @@ extension WebScan {
                 reasons.append("its share of \(size) requests ended before a check confirmed it")
                 // The probes sent before the share ended may still be fetched (the canary's grace).
                 for point in points {
-                    let url = point.request(point.original).url.withQuery([]).string
-                    outcome.probes += (canary?.all ?? []).filter { probe in
-                        probe.finding.location.parameter == point.name && probe.finding.location.url.map { $0.hasPrefix(url) } == true
-                            && !outcome.probes.contains { $0.token == probe.token }
+                    outcome.probes += Self.probes(at: point, in: canary).filter { probe in
+                        !outcome.probes.contains { $0.token == probe.token }
                     }
                 }
             }
@@ -152,6 +147,14 @@ extension WebScan {
                 scalar.isASCII
                     && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
             }
+    }
+
+    /// The out-of-band probes the checks sent at `point` (its parameter, its URL).
+    static func probes(at point: InsertionPoint, in canary: CanaryRegistry?) -> [OOBProbe] {
+        let url = point.request(point.original).url.withQuery([]).string
+        return (canary?.all ?? []).filter {
+            $0.finding.location.parameter == point.name && $0.finding.location.url.map { $0.hasPrefix(url) } == true
+        }
     }
 
     /// ` (it answered 302, to /signin: a login may be needed)` for a baseline that sent the

@@ -406,7 +406,9 @@ public struct SASTEngine: Sendable {
         if language != .python {
             // A script's routes only place its findings (the route rules read Python's handlers).
             let reads = requestReads.all
-            let handlers = ScriptRouteExtractor(file: file, aliases: index.aliases, imported: model.importedModules).handlers(
+            let handlers = ScriptRouteExtractor(
+                file: file, aliases: index.aliases, imported: model.importedModules, relative: model.relativeImports
+            ).handlers(
                 in: module.root
             ).map {
                 RouteFacts.reading(reads, into: $0)

@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Languages
 import SyntaxTree
 
 /// The request handlers of one JavaScript or TypeScript file, as lowered: a route registered on
@@ -15,6 +16,9 @@ struct ScriptRouteExtractor {
     /// The names the file's imports bind under their own name (`const express = require("express")`:
     /// `express`), which ``aliases`` leaves out (``FileModel/importedModules``).
     let imported: Set<String>
+    /// The names the file's relative imports bind (``FileModel/relativeImports``: `users` →
+    /// `.routes.users`).
+    var relative: [String: String] = [:]
 
     /// What makes a router, by canonical callee (the module's default export, or its class).
     static let routerConstructors: Set<String> = [
@@ -64,7 +68,7 @@ struct ScriptRouteExtractor {
         // `parent.use("/prefix", child)`: a router of this file below the prefix (and its parent's),
         // a router another module exports below it (resolved with the project, ``RouteFacts``).
         var prefixes: [String: (prefix: String, parent: String)] = [:]
-        let relativeModules = relativeImports(in: root)
+        let relativeModules = relativeImports()
         root.walk { node in
             guard node.kind == .call, let callee = node.callee, callee.kind == .attribute, callee.text == "use",
                 let parent = callee.children.first?.dottedName, routers.contains(parent)
@@ -109,23 +113,12 @@ struct ScriptRouteExtractor {
     }
 
     /// The project's modules this file's relative imports bind, by local name
-    /// (`const users = require("./routes/users")` in `app.js`: `users` → `routes.users`), named
-    /// as ``RouteExtractor/moduleName(_:)`` names files.
-    private func relativeImports(in root: SyntaxNode) -> [String: String] {
-        let directory = file.split(separator: "/").map(String.init).dropLast()
-        var out: [String: String] = [:]
-        for statement in root.children where statement.kind == .importFrom {
-            guard let module = statement.text, module.hasPrefix(".") else { continue }
-            let level = module.prefix { $0 == "." }.count
-            guard level - 1 <= directory.count else { continue }
-            let base = Array(directory.dropLast(level - 1))
-            let rest = module.dropFirst(level).split(separator: ".").map(String.init)
-            for alias in statement.children {
-                guard let name = alias.text, name != "*" else { continue }
-                out[alias.children.first?.text ?? name] = (base + rest + [name]).joined(separator: ".")
-            }
-        }
-        return out
+    /// (`const users = require("./routes/users")` in `app.js`: `users` → `routes.users`): the
+    /// file model's relative names, made absolute against this file's module as the project's
+    /// view makes them (`ProjectView.absolute`).
+    private func relativeImports() -> [String: String] {
+        guard let module = Languages.language(ofFile: file)?.module(ofFile: file) else { return [:] }
+        return relative.mapValues { ProjectView.absolute($0, module: module.name, isPackage: module.isPackage) }
     }
 
     /// The extensions of a Next.js route's file.

@@ -99,18 +99,9 @@ public struct NativeDASTScanner: ScanCore.Scanner {
         if let canary { options.canary = canary.base(host: canaryHost) }
 
         let result = try ScratchDirectory.with { scratch in
-            let workspace = scratch + "/worker"
-            guard mkdir(workspace, 0o755) == 0 else {
-                throw SentinelError(.io, "\(workspace): cannot create: \(Errno.current)", errno: .current)
-            }
-            let encoder = JSONEncoder()
-            try PreparedOutputFile(path: workspace + "/options.json").write(try encoder.encode(options), mode: 0o644)
-            let invocation = ToolInvocation(
-                profile: profile, command: [workerExecutable, "dast-worker", Self.optionsPath], workspace: workspace,
-                extraReadOnly: [workerExecutable] + RuntimeLibraries.directories(), timeout: options.maxDuration + 60)
-            var withEgress = invocation
-            withEgress.networkAllow = [Scope(target: start).egressEntry]
-            return try run(withEgress, context: context)
+            var invocation = try workerInvocation(in: scratch, options: options, timeout: options.maxDuration + 60)
+            invocation.networkAllow = [Scope(target: start).egressEntry]
+            return try run(invocation, context: context)
         }
         if let fatal = result.worker.fatal { throw SentinelError(.invalidInput, "\(Self.optionName(options)): \(fatal)") }
         return (result, afterGrace(result, canary: canary))
@@ -155,11 +146,8 @@ public struct NativeDASTScanner: ScanCore.Scanner {
         let worker = LaunchHandle()
         let seconds = options.maxDuration + application.waitSeconds + 120
         let result = try ScratchDirectory.with { scratch in
-            let workspace = scratch + "/worker"
-            guard mkdir(workspace, 0o755) == 0 else {
-                throw SentinelError(.io, "\(workspace): cannot create: \(Errno.current)", errno: .current)
-            }
-            try PreparedOutputFile(path: workspace + "/options.json").write(try JSONEncoder().encode(options), mode: 0o644)
+            var invocation = try workerInvocation(in: scratch, options: options, timeout: seconds - 60)
+            invocation.pod = podName
             var command = application.argv
             var environment = application.environment
             var database: ApplicationRun?
@@ -169,10 +157,7 @@ public struct NativeDASTScanner: ScanCore.Scanner {
                     throw SentinelError(.invalidInput, "--prove: prove.database needs PostgreSQL's server (Debian's postgresql package)")
                 }
                 // Its own empty directory: the worker's options are not the database's to read.
-                let empty = scratch + "/database"
-                guard mkdir(empty, 0o755) == 0 else {
-                    throw SentinelError(.io, "\(empty): cannot create: \(Errno.current)", errno: .current)
-                }
+                let empty = try Self.directory(scratch + "/database")
                 database = try ApplicationRun(
                     command: declared.serverCommand(binaries: binaries), environment: declared.serverEnvironment(binaries: binaries),
                     root: empty, pod: podName, seconds: seconds, context: context, onEnd: { worker.terminate(signal: SIGKILL) })
@@ -190,10 +175,6 @@ public struct NativeDASTScanner: ScanCore.Scanner {
                 if let ending = database?.ending { return "its database (prove.database) \(ending)" }
                 return app.ending.map { "it \($0)" }
             }
-            var invocation = ToolInvocation(
-                profile: profile, command: [workerExecutable, "dast-worker", Self.optionsPath], workspace: workspace,
-                extraReadOnly: [workerExecutable] + RuntimeLibraries.directories(), timeout: seconds - 60)
-            invocation.pod = podName
             let outcome: Outcome
             do {
                 outcome = try run(
@@ -212,6 +193,22 @@ public struct NativeDASTScanner: ScanCore.Scanner {
             return outcome
         }
         return (result, afterGrace(result, canary: canary))
+    }
+
+    /// The worker's run over a workspace of its own in `scratch` holding `options` (read-only to
+    /// it at `optionsPath`), for at most `timeout` seconds.
+    private func workerInvocation(in scratch: String, options: WebScanOptions, timeout: Double) throws -> ToolInvocation {
+        let workspace = try Self.directory(scratch + "/worker")
+        try PreparedOutputFile(path: workspace + "/options.json").write(try JSONEncoder().encode(options), mode: 0o644)
+        return ToolInvocation(
+            profile: profile, command: [workerExecutable, "dast-worker", Self.optionsPath], workspace: workspace,
+            extraReadOnly: [workerExecutable] + RuntimeLibraries.directories(), timeout: timeout)
+    }
+
+    /// `path`, made (mode 0755); throws `.io` naming it.
+    private static func directory(_ path: String) throws -> String {
+        guard mkdir(path, 0o755) == 0 else { throw SentinelError(.io, "\(path): cannot create: \(Errno.current)", errno: .current) }
+        return path
     }
 
     /// The option that named the target: `--prove` for a proof, else `--dast`.
