@@ -10,7 +10,8 @@ import Support
 /// no orphan running a job another worker will retry.
 final class JobProcess: @unchecked Sendable {
     private let process = Process()
-    private let ended = DispatchSemaphore(value: 0)
+    /// Signalled when the run ends (monotonic: a step of the wall clock neither stretches nor cuts a wait).
+    private let ended = MonotonicSemaphore()
     /// Standard output and error go to files in the job's private directory (never a pipe a
     /// chatty child could fill).
     let outputPath: String
@@ -46,7 +47,7 @@ final class JobProcess: @unchecked Sendable {
 
     /// Waits up to `seconds` for the run to end; true when it has.
     func wait(seconds: Double) -> Bool {
-        ended.wait(timeout: .now() + seconds) == .success
+        ended.wait(seconds: seconds)
     }
 
     /// How it ended: the exit status, or 128+N for signal N.

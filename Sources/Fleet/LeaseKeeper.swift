@@ -49,8 +49,10 @@ final class LeaseHeartbeat: Sendable {
     private let leaseSeconds: Double
     private let interval: Double
     private let keepers = Mutex<(all: [ObjectIdentifier: LeaseKeeper], finished: Bool)>(([:], false))
-    private let wake = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
+    // Monotonic: Dispatch's timed wait ends at a wall-clock time on Linux, and a step of the clock
+    // back would stop every renewal for the step's size.
+    private let wake = MonotonicSemaphore()
+    private let done = MonotonicSemaphore()
 
     /// Starts renewing (nothing, until `keep` is called).
     init(connection: WorkerConnection, options: WorkerOptions) {
@@ -85,7 +87,7 @@ final class LeaseHeartbeat: Sendable {
 
     private func beat() {
         while true {
-            _ = wake.wait(timeout: .now() + interval)
+            wake.wait(seconds: interval)
             let (held, finished) = keepers.withLock { (Array($0.all.values), $0.finished) }
             if finished { return }
             // Lost ones are not renewed again (another attempt may hold the job by now).

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Support
 import Synchronization
 
 /// The one queue connection a worker process shares between its slots, its lease heartbeat and
@@ -66,28 +67,28 @@ final class WorkerConnection: Sendable {
 /// Wakes the threads waiting for an event (a submission, a decision): condition-variable style,
 /// with a generation number so that an event between a look and the wait is not missed.
 final class WakeSignal: Sendable {
-    private let state = Mutex<(generation: UInt64, waiters: [DispatchSemaphore])>((0, []))
+    private let state = Mutex<(generation: UInt64, waiters: [MonotonicSemaphore])>((0, []))
 
     /// The current generation: take it before looking, then `wait(after:)` it.
     var generation: UInt64 { state.withLock { $0.generation } }
 
     /// Waits until the generation moves past `seen` or `timeout` seconds pass.
     func wait(after seen: UInt64, timeout: Double) {
-        let semaphore = DispatchSemaphore(value: 0)
+        let semaphore = MonotonicSemaphore()
         let moved = state.withLock { state -> Bool in
             if state.generation != seen { return true }
             state.waiters.append(semaphore)
             return false
         }
         guard !moved else { return }
-        if semaphore.wait(timeout: .now() + max(0, timeout)) == .timedOut {
+        if !semaphore.wait(seconds: timeout) {
             state.withLock { state in state.waiters.removeAll { $0 === semaphore } }
         }
     }
 
     /// Wakes every waiter.
     func fire() {
-        let waiters = state.withLock { state -> [DispatchSemaphore] in
+        let waiters = state.withLock { state -> [MonotonicSemaphore] in
             state.generation &+= 1
             defer { state.waiters = [] }
             return state.waiters

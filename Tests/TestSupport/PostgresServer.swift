@@ -31,8 +31,16 @@ public final class PostgresServer: @unchecked Sendable {
     /// `postgres://sentinel:…@127.0.0.1:PORT/postgres`.
     public var url: String { "postgres://\(user):\(password)@127.0.0.1:\(port)/postgres" }
 
-    /// Initialises and starts a server; throws with the programs' output when either fails.
-    public init(tls: Bool = false) throws {
+    /// The server's wall clock, when a test steps it (``stepClock(by:)``).
+    private var clock: SteppedClock?
+    /// How far the server's clock is from the machine's, in seconds.
+    public private(set) var clockOffset = 0
+
+    /// Initialises and starts a server; throws with the programs' output when either fails. With
+    /// `steppableClock` it runs on a ``SteppedClock``: its wall clock moved by ``stepClock(by:)``
+    /// while it runs and its monotonic clock left alone, as a step of the machine's clock (an
+    /// operator's `date -s`, NTP stepping) moves the server's.
+    public init(tls: Bool = false, steppableClock: Bool = false) throws {
         password = UUID().uuidString.replacingOccurrences(of: "-", with: "")
         directory = NSTemporaryDirectory() + "pg-" + UUID().uuidString
         port = try Self.freePort()
@@ -46,6 +54,7 @@ public final class PostgresServer: @unchecked Sendable {
                 throw ServerError("cannot hand \(path) to postgres: errno \(errno)")
             }
         }
+        if steppableClock { clock = try SteppedClock() }
         try Self.run(
             "initdb", "-D", directory + "/data", "-U", user, "--auth=scram-sha-256", "--pwfile=" + passwordFile,
             "--no-sync", "-E", "UTF8", "--locale=C.UTF-8")
@@ -80,7 +89,15 @@ public final class PostgresServer: @unchecked Sendable {
     private func start() throws {
         try Self.run(
             "pg_ctl", "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
-            "-h 127.0.0.1 -p \(port) -k \(directory) \(settings)", "start")
+            "-h 127.0.0.1 -p \(port) -k \(directory) \(settings)", "start", environment: clock?.environment ?? [:])
+    }
+
+    /// Steps the server's wall clock by `seconds` (negative: back), at once, while it runs. Only a
+    /// server started with `steppableClock`.
+    public func stepClock(by seconds: Int) throws {
+        guard let clock else { throw ServerError("this server's clock is the machine's") }
+        clockOffset += seconds
+        try clock.step(to: clockOffset)
     }
 
     deinit { stop() }

@@ -4,7 +4,7 @@
 enum QueueSchema {
     /// Every migration, version 1 first.
     static let migrations = [
-        initial, jobStateCheck, auditChains, sharedMemoryCursor, jobSystem, patchApprovals, tenantUniqueKeys,
+        initial, jobStateCheck, auditChains, sharedMemoryCursor, jobSystem, patchApprovals, tenantUniqueKeys, leaseSteps,
     ]
 
     /// The version after every migration: what this build reads and writes.
