@@ -60,8 +60,11 @@ public final class SteppedClock: Sendable {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o755)
         let output = directory + "/clock_shift.so"
-        let compilers = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].filter { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let compiler = compilers.first else { return .failure(SteppedClockError("no C compiler (cc, gcc, clang)")) }
+        // The Swift toolchain's clang, which every machine that builds Sentinel has. (A gcc build
+        // of the same file loaded in a sandboxed worker but did not move its waits: not understood.)
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { String($0) + "/clang" }
+        let compilers = (path + ["/opt/swift/usr/bin/clang", "/usr/bin/clang"]).filter { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let compiler = compilers.first else { return .failure(SteppedClockError("no clang on PATH or in /opt/swift/usr/bin")) }
         do {
             let run = try ProgramRun.run(compiler, ["-shared", "-fPIC", "-O2", "-o", output, file], timeout: 120)
             guard run.status == 0 else {
