@@ -114,8 +114,7 @@ struct FleetOutcomeAuditTests {
             try audit.recording({ try queue.cancel(waiting, audit: $0) }) { Self.entry($0) }
         }
         #expect(try queue.job(waiting)?.state == .queued)
-        // Ended long ago with a term of 0 (as a lease handed back): reaped at the first pass.
-        try SQLHandle(url).run("UPDATE fleet_jobs SET lease_until = 0, lease_seconds = 0 WHERE id = \(id)")
+        try SQLHandle(url).run("UPDATE fleet_jobs SET lease_until = 0 WHERE id = \(id)")
         #expect(throws: SentinelError.self) { try audit.reapExpiredLeases(actor: "w1") }
         let job = try #require(try queue.job(id))
         #expect(job.state == .running && job.leaseExpiries == 0 && job.attempts == 1)

@@ -98,6 +98,11 @@ public final class PostgresServer: @unchecked Sendable {
         guard let clock else { throw ServerError("this server's clock is the machine's") }
         clockOffset += seconds
         try clock.step(to: clockOffset)
+        // Checked, so that a step the server did not take fails here rather than passing unseen.
+        let reading = try psql("SELECT extract(epoch from clock_timestamp())").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let serverNow = Double(reading), abs(serverNow - Date().timeIntervalSince1970 - Double(clockOffset)) < 30 else {
+            throw ServerError("the server's clock reads \(reading), not \(clockOffset) s from this machine's")
+        }
     }
 
     deinit { stop() }

@@ -8,9 +8,12 @@ extension JobQueue {
     /// (River's `river_leader`): true when `leader` holds it now. Another leader's lease is taken only
     /// once it has expired, so a leader that stops renewing (SIGSTOPped, partitioned) loses it after
     /// `seconds`, whatever its session does; times are the server's clock on PostgreSQL. A lease
-    /// ending further ahead than its term was renewed before that clock went back: it is taken as
-    /// ended, so a step back does not keep a dead leader's lease for the step's size.
+    /// ending further ahead than its term was renewed before that clock went back: it is cut to
+    /// end one term from now, so a step back keeps a dead leader's lease a term, not the step's size.
     public func holdLeadership(_ name: String, leader: String, seconds: Double) throws -> Bool {
+        try storage.rows(
+            "UPDATE fleet_leaders SET expires_at = {now} + term_seconds WHERE name = $1 AND expires_at > {now} + term_seconds",
+            [name])
         let rows = try storage.rows(
             """
             INSERT INTO fleet_leaders (name, leader_id, elected_at, expires_at, term_seconds) VALUES ($1, $2, {now}, {now} + $3, $3)
@@ -18,7 +21,6 @@ extension JobQueue {
                 term_seconds = excluded.term_seconds,
                 elected_at = CASE WHEN fleet_leaders.leader_id = excluded.leader_id THEN fleet_leaders.elected_at ELSE excluded.elected_at END
             WHERE fleet_leaders.leader_id = excluded.leader_id OR fleet_leaders.expires_at < {now}
-                OR fleet_leaders.expires_at > {now} + fleet_leaders.term_seconds
             RETURNING leader_id
             """, [name, leader, String(max(0.1, seconds))])
         return !rows.isEmpty

@@ -20,7 +20,7 @@ extension JobQueue {
             let tokens = (0..<batch.count).map { "$\($0 + 2)" }.joined(separator: ", ")
             let rows = try storage.rows(
                 """
-                UPDATE fleet_jobs SET lease_until = {now} + $1, lease_seconds = $1, lease_lapsed_at = NULL
+                UPDATE fleet_jobs SET lease_until = {now} + $1, lease_seconds = $1
                 WHERE state = 'running' AND lease_token IN (\(tokens)) RETURNING id, lease_token, cancel_requested
                 """, [String(leaseSeconds)] + batch.map(\.token))
             let renewed = try storage.decode(rows, table: "fleet_jobs") { row throws(RowDecodingError) in

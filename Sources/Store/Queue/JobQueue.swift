@@ -71,7 +71,7 @@ public final class JobQueue {
                 try self.storage.rows(
                     """
                     UPDATE fleet_jobs SET state = 'running', attempts = attempts + 1, lease_owner = $1, lease_token = $2,
-                        lease_until = {now} + $3, lease_seconds = $3, lease_lapsed_at = NULL, started_at = {now}
+                        lease_until = {now} + $3, lease_seconds = $3, started_at = {now}
                     WHERE id = (
                         SELECT id FROM fleet_jobs AS candidate
                         WHERE (SELECT max(version) FROM fleet_schema_migrations) = CAST($4 AS INTEGER)
@@ -118,7 +118,7 @@ public final class JobQueue {
     public func renew(_ lease: JobLease, leaseSeconds: Double) throws -> LeaseStatus {
         let rows = try storage.rows(
             """
-            UPDATE fleet_jobs SET lease_until = {now} + $3, lease_seconds = $3, lease_lapsed_at = NULL
+            UPDATE fleet_jobs SET lease_until = {now} + $3, lease_seconds = $3
             WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING cancel_requested
             """, [String(lease.jobID), lease.token, String(leaseSeconds)])
         guard
@@ -204,7 +204,7 @@ public final class JobQueue {
     public func handBack(_ lease: JobLease) throws -> Bool {
         try !storage.rows(
             """
-            UPDATE fleet_jobs SET attempts = attempts - 1, lease_until = {now} - 1, lease_seconds = 0, lease_lapsed_at = NULL
+            UPDATE fleet_jobs SET attempts = attempts - 1, lease_until = {now} - 1
             WHERE id = $1 AND lease_token = $2 AND state = 'running' AND attempts > 0 RETURNING id
             """, [String(lease.jobID), lease.token]
         ).isEmpty
@@ -256,46 +256,29 @@ public final class JobQueue {
             { row throws(RowDecodingError) in try row.value("state", as: JobState.self) })
     }
 
-    /// How late after a lease's end a reaper may first find it and still take it as ended then:
-    /// reapers pass every second, so a lapse found later than this was either missed by every
-    /// reaper (all busy or stopped) or made by the database's clock stepping forward, and a worker
-    /// that still holds the lease gets a whole term more to renew it.
-    public static let lateLapseSeconds = 2.0
-
     /// Returns jobs whose lease expired to the queue (after the backoff) or to the dead letters.
     /// Any worker may call it; each expired job is handled once. `audit` appends each expiry's entry
     /// in the same transaction; if it throws, no expiry of this pass is recorded.
     ///
-    /// Leases follow the database's clock, so each pass first undoes what a step of that clock did
-    /// (migration 8, ``QueueSchema/leaseSteps``). A lease ending further ahead than its term was
-    /// renewed before the clock went back: it ends one term from now instead, so a dead worker's job
-    /// returns a term after the step rather than after the step's size. A lease first found past its
-    /// end more than ``lateLapseSeconds`` late (the clock went forward) is reaped only when a whole
-    /// term more passes without a renewal; a living worker renews three times a term.
+    /// Leases follow the database's clock, so each pass first undoes what a step back of that clock
+    /// did (migration 8, ``QueueSchema/leaseSteps``): a lease ending further ahead than its term was
+    /// renewed before the clock went back, and it ends one term from now instead, so a dead
+    /// worker's job returns a term after the step rather than after the step's size.
     @discardableResult
     public func reapExpiredLeases(audit: (ExpiredLease) throws -> Void) throws -> [ExpiredLease] {
         try storage.transaction {
             try storage.rows(
                 """
-                UPDATE fleet_jobs SET lease_until = {now} + lease_seconds, lease_lapsed_at = NULL
+                UPDATE fleet_jobs SET lease_until = {now} + lease_seconds
                 WHERE id IN (
-                    SELECT id FROM fleet_jobs WHERE state = 'running' AND lease_seconds IS NOT NULL
-                      AND (lease_until > {now} + lease_seconds OR lease_lapsed_at > {now}) {skip_locked})
-                """, [])
-            try storage.rows(
-                """
-                UPDATE fleet_jobs SET lease_lapsed_at = {now}
-                WHERE id IN (
-                    SELECT id FROM fleet_jobs WHERE state = 'running' AND lease_until < {now} AND lease_lapsed_at IS NULL
-                    {skip_locked})
+                    SELECT id FROM fleet_jobs
+                    WHERE state = 'running' AND lease_seconds IS NOT NULL AND lease_until > {now} + lease_seconds {skip_locked})
                 """, [])
             let expired = try storage.rows(
                 """
                 SELECT id, attempts, max_attempts, lease_owner FROM fleet_jobs
-                WHERE state = 'running' AND lease_until < {now} AND lease_lapsed_at IS NOT NULL
-                  AND (lease_lapsed_at - lease_until <= CAST($1 AS DOUBLE PRECISION) OR lease_lapsed_at + coalesce(lease_seconds, 0) <= {now})
-                ORDER BY id LIMIT 100 {skip_locked}
-                """, [String(Self.lateLapseSeconds)])
+                WHERE state = 'running' AND lease_until < {now} ORDER BY id LIMIT 100 {skip_locked}
+                """, [])
             return try expired.compactMap { row -> ExpiredLease? in
                 let id: Int64, attempts: Int, maximum: Int, owner: String
                 do throws(RowDecodingError) {

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <semaphore.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -17,18 +18,26 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *shift_file;
+/// The offset file's path, copied: the environment's own bytes are overwritten by a process that
+/// sets its title there (PostgreSQL's backends do), and a pointer into them would read "".
+static char shift_file[PATH_MAX];
 
-__attribute__((constructor)) static void clock_shift_init(void) { shift_file = getenv("CLOCK_SHIFT_FILE"); }
+__attribute__((constructor)) static void clock_shift_init(void) {
+    const char *path = getenv("CLOCK_SHIFT_FILE");
+    if (path == NULL) return;
+    for (size_t at = 0; at + 1 < sizeof shift_file && path[at] != 0; at++) shift_file[at] = path[at];
+}
 
 /// The offset the file holds now: 0 when there is none or it is unreadable.
 static long clock_shift_seconds(void) {
-    if (shift_file == NULL) return 0;
+    if (shift_file[0] == 0) return 0;
+    // A reading of the clock that succeeds leaves errno as it found it.
+    int saved = errno;
     long fd = syscall(SYS_openat, AT_FDCWD, shift_file, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
     char text[32];
-    long length = syscall(SYS_read, (int)fd, text, sizeof text - 1);
-    syscall(SYS_close, (int)fd);
+    long length = fd < 0 ? -1 : syscall(SYS_read, (int)fd, text, sizeof text - 1);
+    if (fd >= 0) syscall(SYS_close, (int)fd);
+    errno = saved;
     if (length <= 0) return 0;
     long sign = 1, value = 0, at = 0;
     if (text[0] == '-' || text[0] == '+') {
@@ -65,12 +74,17 @@ time_t time(time_t *now) {
 /// on the monotonic clock, reading the offset again after each: a step during the wait moves its end.
 int sem_timedwait(sem_t *restrict semaphore, const struct timespec *restrict deadline) {
     const long long slice = 20 * 1000 * 1000;
+    if (deadline->tv_nsec < 0 || deadline->tv_nsec >= 1000000000L) {
+        errno = EINVAL;
+        return -1;
+    }
     for (;;) {
         struct timespec wall, monotonic;
         syscall(SYS_clock_gettime, CLOCK_REALTIME, &wall);
         syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &monotonic);
-        long long left = ((long long)deadline->tv_sec - clock_shift_seconds() - wall.tv_sec) * 1000000000LL
-            + (deadline->tv_nsec - wall.tv_nsec);
+        long long seconds = (long long)deadline->tv_sec - clock_shift_seconds() - wall.tv_sec;
+        // Only whether more than a slice is left matters: no product can overflow.
+        long long left = seconds > 1 ? slice + 1 : seconds * 1000000000LL + (deadline->tv_nsec - wall.tv_nsec);
         if (left <= 0) {
             if (sem_trywait(semaphore) == 0) return 0;
             errno = ETIMEDOUT;
