@@ -8,7 +8,8 @@
 /// step of the machine's clock back during the wait stretches it by the step's size, and a step
 /// forward cuts it short: a worker's lease heartbeat asleep in one renewed nothing for an hour after
 /// `date -s` an hour back (issue 81). This one waits on a condition variable bound to
-/// `CLOCK_MONOTONIC` (`pthread_condattr_setclock`), which no step of the wall clock moves.
+/// `CLOCK_MONOTONIC` (`pthread_condattr_setclock`), which no step of the wall clock moves. The
+/// launch broker counts its concurrent launches with one too.
 public final class MonotonicSemaphore: @unchecked Sendable {
     // Allocated once and never moved: POSIX forbids copying a mutex or condition variable.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -70,5 +71,12 @@ public final class MonotonicSemaphore: @unchecked Sendable {
         guard count > 0 else { return false }
         count -= 1
         return true
+    }
+
+    /// Runs `body` holding one signal, given back when it returns or throws.
+    public func holding<T>(_ body: () throws -> T) rethrows -> T {
+        wait()
+        defer { signal() }
+        return try body()
     }
 }

@@ -17,7 +17,7 @@ import Testing
     "fleet worker: its wall clock stepped under a running job", .serialized,
     .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
 struct FleetClockStepCLITests {
-    /// A worker started on `clock` for a scan of a project big enough to outlive a few leases.
+    /// A worker started on `clock`, once it has claimed a scan of a project big enough to outlive a few leases.
     static func start(
         clock: SteppedClock, extra: [String]
     ) throws -> (worker: FleetProcess, queue: JobQueue, job: Int64, project: String) {
@@ -27,6 +27,7 @@ struct FleetClockStepCLITests {
         let project = try CLI.fleetProject(files: 6000)
         let id = try FleetCLITests.submit(project, environment: environment)
         let worker = try FleetProcess(["worker"] + extra + FleetCLITests.roots, environment: environment)
+        #expect(eventually(timeout: 120) { !worker.events("job.claimed").isEmpty || !worker.process.isRunning }, "\(worker.events)")
         return (worker, try JobQueue(url: DatabaseURL(parsing: database)), id, project)
     }
 
@@ -37,7 +38,6 @@ struct FleetClockStepCLITests {
         // A short lease, renewed every 3 s: a heartbeat stalled by the step lets it lapse in 9.
         let (worker, queue, id, project) = try Self.start(clock: clock, extra: ["--lease", "9s"])
         defer { try? FileManager.default.removeItem(atPath: project) }
-        #expect(eventually(timeout: 120) { !worker.events("job.claimed").isEmpty || !worker.process.isRunning }, "\(worker.events)")
         let claimed = MonotonicClock.seconds()
         // Into the heartbeat's sleep after a renewal: a step moves the waits under way.
         usleep(1_000_000)
@@ -64,7 +64,6 @@ struct FleetClockStepCLITests {
         let clock = try SteppedClock(in: CLI.fleetRepositories)
         let (worker, queue, id, project) = try Self.start(clock: clock, extra: ["--job-timeout", "10m"])
         defer { try? FileManager.default.removeItem(atPath: project) }
-        #expect(eventually(timeout: 120) { !worker.events("job.claimed").isEmpty || !worker.process.isRunning }, "\(worker.events)")
         try clock.step(to: 3600)
         #expect(try queue.job(id)?.state == .running, "the job ended before the step: the test proves nothing")
         let ended = try eventually(timeout: 600) { try queue.job(id)?.state != .running }

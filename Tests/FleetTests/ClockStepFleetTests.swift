@@ -24,26 +24,13 @@ struct ClockStepFleetTests {
         defer { server.stop() }
         let url = try DatabaseURL(parsing: server.createDatabase())
         let machines = try FleetAuditTests.machines(3)
-        let workers = machines.enumerated().map { index, state in
-            var options = WorkerOptions(executable: "/nonexistent/sentinel", name: "w\(index)", audit: state)
-            options.leaseSeconds = 3
-            return FleetWorker(url: url, options: options, log: JSONLog(redactor: Redactor(), sink: { _ in }))
-        }
-        let stopped = DispatchGroup()
-        for worker in workers {
-            stopped.enter()
-            Thread.detachNewThread {
-                worker.run()
-                stopped.leave()
-            }
-        }
-        defer {
-            for worker in workers { worker.stop.advance(to: .draining) }
-            if stopped.wait(timeout: .now() + 60) != .success {
-                for worker in workers { worker.stop.advance(to: .abandoning) }
-                stopped.wait()
-            }
-        }
+        let running = RunningWorkers(
+            machines.enumerated().map { index, state in
+                var options = WorkerOptions(executable: "/nonexistent/sentinel", name: "w\(index)", audit: state)
+                options.leaseSeconds = 3
+                return FleetWorker(url: url, options: options, log: JSONLog(redactor: Redactor(), sink: { _ in }))
+            })
+        defer { running.stop() }
         let queue = try JobQueue(url: url)
         let spec = try FleetJobSpec(kind: .noop).encoded()
         func submit(_ count: Int, _ label: String) throws -> [Int64] {

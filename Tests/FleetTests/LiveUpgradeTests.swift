@@ -57,19 +57,12 @@ struct LiveUpgradeTests {
     func takeOver(_ backend: FleetAuditTests.Backend, from version: Int) throws {
         let (url, queuedEarlier) = try Self.database(at: version, backend: backend, jobs: 12)
         let machines = try FleetAuditTests.machines(3)
-        let workers = machines.enumerated().map { index, state in
-            FleetWorker(
-                url: url, options: WorkerOptions(executable: "/nonexistent/sentinel", name: "w\(index)", audit: state),
-                log: JSONLog(redactor: Redactor(), sink: { _ in }))
-        }
-        let stopped = DispatchGroup()
-        for worker in workers {
-            stopped.enter()
-            Thread.detachNewThread {
-                worker.run()
-                stopped.leave()
-            }
-        }
+        let running = RunningWorkers(
+            machines.enumerated().map { index, state in
+                FleetWorker(
+                    url: url, options: WorkerOptions(executable: "/nonexistent/sentinel", name: "w\(index)", audit: state),
+                    log: JSONLog(redactor: Redactor(), sink: { _ in }))
+            })
         // Load while they migrate and claim: this build's own submits.
         let queue = try JobQueue(url: url)
         var submitted: [Int64] = []
@@ -80,11 +73,7 @@ struct LiveUpgradeTests {
         }
         let all = queuedEarlier + submitted
         let finished = eventually(timeout: 120) { all.allSatisfy { (try? queue.job($0)?.state) == .succeeded } }
-        for worker in workers { worker.stop.advance(to: .draining) }
-        if stopped.wait(timeout: .now() + 60) != .success {
-            for worker in workers { worker.stop.advance(to: .abandoning) }
-            stopped.wait()
-        }
+        running.stop()
         let states = all.map { "\($0): \((try? queue.job($0)?.state).map { String(describing: $0) } ?? "?")" }
         #expect(finished, "from migration \(version): \(states)")
 

@@ -54,8 +54,9 @@ public final class LaunchBroker: Sendable {
     private let listener: Int32
     private let wake: (read: Int32, write: Int32)
     private let services: Services
-    private let launchSlots: CountingSemaphore
-    private let writeSlot = CountingSemaphore(1)
+    /// How many launches run at once.
+    private let launchSlots: MonotonicSemaphore
+    private let writeSlot = MonotonicSemaphore(value: 1)
     private let connections = Atomic(0)
     /// Connections being served now (tests wait for a closed one's slot to be given back).
     var openConnections: Int { connections.load(ordering: .sequentiallyConsistent) }
@@ -89,7 +90,7 @@ public final class LaunchBroker: Sendable {
             throw SentinelError(.sandboxSetup, "launch broker: cannot make a pipe: \(Errno.current)", errno: .current)
         }
         wake = (fds[0], fds[1])
-        launchSlots = CountingSemaphore(services.concurrentLaunches)
+        launchSlots = MonotonicSemaphore(value: max(1, services.concurrentLaunches))
         let started = PosixThread.spawn(joinable: true) { [self] in acceptLoop() }
         guard let started else {
             stop()
@@ -145,7 +146,7 @@ public final class LaunchBroker: Sendable {
         do {
             let services = self.services
             var holdingWrite = false
-            defer { if holdingWrite { writeSlot.release() } }
+            defer { if holdingWrite { writeSlot.signal() } }
             let received = try channel.receive(
                 BrokerCall.self,
                 maxBody: { call in
@@ -157,7 +158,7 @@ public final class LaunchBroker: Sendable {
                 },
                 beforeBody: { [writeSlot] call in
                     if case .write = call {
-                        writeSlot.acquire()
+                        writeSlot.wait()
                         holdingWrite = true
                     }
                 })
@@ -232,43 +233,5 @@ public final class LaunchBroker: Sendable {
             BrokeredRun(result, notices: collected.notices, warnings: collected.warnings, denied: collected.denied),
             result.stdout + result.stderr
         )
-    }
-}
-
-/// A counting semaphore over a mutex and condition variable: how many launches run at once.
-final class CountingSemaphore: @unchecked Sendable {
-    private var available: Int
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
-
-    init(_ count: Int) {
-        available = max(1, count)
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&condition)
-        pthread_mutex_destroy(&mutex)
-    }
-
-    func acquire() {
-        pthread_mutex_lock(&mutex)
-        while available == 0 { pthread_cond_wait(&condition, &mutex) }
-        available -= 1
-        pthread_mutex_unlock(&mutex)
-    }
-
-    func release() {
-        pthread_mutex_lock(&mutex)
-        available += 1
-        pthread_cond_signal(&condition)
-        pthread_mutex_unlock(&mutex)
-    }
-
-    func holding<T>(_ body: () throws -> T) rethrows -> T {
-        acquire()
-        defer { release() }
-        return try body()
     }
 }
