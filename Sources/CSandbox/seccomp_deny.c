@@ -12,6 +12,7 @@
 #include "internal.h"
 #include "seccomp_internal.h"
 
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -108,7 +109,7 @@ static int add_setid_rules(scmp_filter_ctx ctx, int allow_openat2) {
         unsigned mode_arg;
     } mode_calls[] = {
         {"chmod", 1}, {"fchmod", 1}, {"fchmodat", 2}, {"fchmodat2", 2},
-        {"open", 2}, {"openat", 3}, {"creat", 1}, {"mknod", 1}, {"mknodat", 2},
+        {"creat", 1}, {"mknod", 1}, {"mknodat", 2},
     };
     const scmp_datum_t bits[] = {S_ISUID, S_ISGID};
     int rc = 0;
@@ -118,6 +119,30 @@ static int add_setid_rules(scmp_filter_ctx ctx, int allow_openat2) {
         for (size_t b = 0; b < 2; b++) {
             struct scmp_arg_cmp cmp = {mode_calls[i].mode_arg, SCMP_CMP_MASKED_EQ, bits[b], bits[b]};
             rc |= seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, &cmp);
+        }
+    }
+    /* open and openat read their mode only when they create a file (O_CREAT, O_TMPFILE);
+       otherwise the argument is whatever the caller's register held. jemalloc opens
+       /proc/sys/vm/overcommit_memory with a raw two-argument syscall: refused on a stray bit,
+       it took the kernel for one that does not overcommit and mapped every page it handed
+       out one by one (SeccompStrayModeTests). */
+    static const struct {
+        const char *name;
+        unsigned flags_arg;
+        unsigned mode_arg;
+    } create_calls[] = {{"open", 1, 2}, {"openat", 2, 3}};
+    const scmp_datum_t creating[] = {O_CREAT, __O_TMPFILE};
+    for (size_t i = 0; i < sizeof create_calls / sizeof create_calls[0]; i++) {
+        int nr = sbx_syscall_number(create_calls[i].name);
+        if (nr < 0) continue;
+        for (size_t c = 0; c < 2; c++) {
+            for (size_t b = 0; b < 2; b++) {
+                struct scmp_arg_cmp cmp[2] = {
+                    {create_calls[i].flags_arg, SCMP_CMP_MASKED_EQ, creating[c], creating[c]},
+                    {create_calls[i].mode_arg, SCMP_CMP_MASKED_EQ, bits[b], bits[b]},
+                };
+                rc |= seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 2, cmp);
+            }
         }
     }
     /* No device nodes either: a 0:0 character device (an overlayfs whiteout) needs no

@@ -118,6 +118,24 @@ extension EscapeBattery {
             }
         }
 
+        /// Nor through a creating open: open and openat with O_CREAT, openat with O_TMPFILE.
+        @Test func noFileIsCreatedWithASetuidMode() throws {
+            try SandboxHarness.with { harness in
+                expectDenied(try harness.probe(["create-setuid"], flags: ["--rw"]), Attempt("create-setuid", denied: "EPERM"))
+            }
+        }
+
+        /// An open that creates nothing reads no mode: whatever its unused mode argument holds,
+        /// it opens. jemalloc's raw two-argument open of overcommit_memory was refused by the
+        /// setuid rule on a stray bit, and it then committed every page with a syscall of its own.
+        @Test func anOpenThatCreatesNothingIgnoresItsMode() throws {
+            try SandboxHarness.with { harness in
+                let run = try harness.probe(["open-stray-mode"])
+                #expect(run.output?.kind == .info, "\(run.summary)")
+                #expect(run.output?.detail == "opened=2", "\(run.summary)")
+            }
+        }
+
         /// A setuid-root binary in the workspace runs with the caller's ids (nosuid, no_new_privs).
         @Test func setuidBinaryGainsNothing() throws {
             try SandboxHarness.with { harness in

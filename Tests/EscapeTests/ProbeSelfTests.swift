@@ -31,6 +31,7 @@ struct ProbeSelfTests {
         ProbeCall("write-outside"),
         ProbeCall("read-file", "/etc/shadow"),
         ProbeCall("mknod"),
+        ProbeCall("create-setuid"),
         ProbeCall("chroot", "/tmp"),
         ProbeCall("open-by-handle-at"),
         ProbeCall("dev-access"),  // /dev/kmsg at least, on any Linux host

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -118,6 +119,49 @@ int v_chmod_setuid(int argc, char **argv) {
     /* Owners may set the bit on their own files; it matters when the owner is root. */
     if (owner != 0) return info(argv[0], "setuid-bit=1 owner=%u path=%s", owner, path);
     return escaped(argv[0], "setuid-root-file=%s", path);
+}
+
+/* Creates a file with a setuid mode through each raw creating call (open and openat with O_CREAT,
+ * openat with O_TMPFILE): escaped when any file keeps the bit, whoever owns it, since the filter
+ * refuses the mode itself. */
+int v_create_setuid(int argc, char **argv) {
+    (void)argc;
+    char path[64];
+    struct attempts a;
+    attempts_init(&a);
+    for (int call = 0; call < 3; call++) {
+        snprintf(path, sizeof path, "./.sentinel-create-suid-%ld-%d", (long)getpid(), call);
+        long fd;
+        if (call == 0) fd = syscall(SYS_open, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 04755);
+        else if (call == 1) fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 04755);
+        else fd = syscall(SYS_openat, AT_FDCWD, ".", O_WRONLY | O_TMPFILE | O_CLOEXEC, 04755);
+        if (fd < 0) {
+            attempts_fail(&a, path, errno);
+            continue;
+        }
+        struct stat st;
+        int kept = fstat((int)fd, &st) == 0 && (st.st_mode & S_ISUID) != 0;
+        close((int)fd);
+        if (call < 2) unlink(path);
+        if (kept) return escaped(argv[0], "setuid-mode-created call=%d", call);
+        attempts_fail(&a, path, EPERM);
+    }
+    return attempts_verdict(argv[0], &a);
+}
+
+/* Opens a directory through raw open and openat whose unused mode argument holds the setuid and
+ * setgid bits, as a two-argument syscall leaves whatever its register held (jemalloc's read of
+ * overcommit_memory does): the kernel reads no mode without O_CREAT or O_TMPFILE, so neither
+ * is a creation and both must open. INFO when both open, DENIED with the first refusal. */
+int v_open_stray_mode(int argc, char **argv) {
+    (void)argc;
+    long viaOpen = syscall(SYS_open, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, S_ISUID | S_ISGID | 0755);
+    if (viaOpen < 0) return denied(argv[0], errno);
+    close((int)viaOpen);
+    long viaOpenat = syscall(SYS_openat, AT_FDCWD, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, S_ISUID | S_ISGID | 0755);
+    if (viaOpenat < 0) return denied(argv[0], errno);
+    close((int)viaOpenat);
+    return info(argv[0], "opened=2");
 }
 
 int v_chroot(int argc, char **argv) {

@@ -17,6 +17,8 @@ static const struct probe_verb verbs[] = {
     {"rename", "SRC DST", 2, 0, v_rename},
     {"mknod", "", 0, 0, v_mknod},
     {"chmod-setuid", "[NAME]", 0, 0, v_chmod_setuid},
+    {"create-setuid", "", 0, 0, v_create_setuid},
+    {"open-stray-mode", "", 0, 0, v_open_stray_mode},
     {"chroot", "[DIR]", 0, 0, v_chroot},
     {"open-by-handle-at", "[PATH]", 0, 0, v_open_by_handle_at},
     {"dev-access", "[PATH...]", 0, 0, v_dev_access},

@@ -71,7 +71,8 @@ VERB_DECL(v_write_outside); VERB_DECL(v_write_path); VERB_DECL(v_write_workspace
 VERB_DECL(v_read_file); VERB_DECL(v_follow_symlink); VERB_DECL(v_hardlink); VERB_DECL(v_rename);
 VERB_DECL(v_mknod); VERB_DECL(v_chroot); VERB_DECL(v_open_by_handle_at); VERB_DECL(v_dev_access);
 VERB_DECL(v_sys_access); VERB_DECL(v_proc_kcore); VERB_DECL(v_proc_sys_write);
-VERB_DECL(v_sysrq_trigger); VERB_DECL(v_chmod_setuid);
+VERB_DECL(v_sysrq_trigger); VERB_DECL(v_chmod_setuid); VERB_DECL(v_create_setuid);
+VERB_DECL(v_open_stray_mode);
 VERB_DECL(v_proc_exe_write); VERB_DECL(v_list_dir);
 /* race.c */
 VERB_DECL(v_commit_race);
