@@ -174,7 +174,7 @@ public struct RuleIndex: Sendable, Codable, Equatable {
     static func load(directory: String) -> RuleIndex? {
         let path = URL(fileURLWithPath: directory).appendingPathComponent(fileName).path
         guard let data = try? BoundedFile.read(path, limit: maxSize, followLinks: false),
-            let index = try? JSONDecoder().decode(RuleIndex.self, from: data), index.format == currentFormat
+            let index = decode([UInt8](data), file: path), index.format == currentFormat
         else { return nil }
         return index
     }
