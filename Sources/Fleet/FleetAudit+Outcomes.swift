@@ -33,9 +33,10 @@ extension FleetAudit {
     }
 
     /// Reaps expired leases (`JobQueue.reapExpiredLeases`), each expiry's `fleet.lease.expired` entry
-    /// appended by `actor` in the same transaction.
-    public func reapExpiredLeases(actor: String) throws -> [ExpiredLease] {
-        try recording({ try queue.reapExpiredLeases(audit: $0) }) { (expired: ExpiredLease) in
+    /// appended by `actor` in the same transaction; `clock` is the reaper's own watch of the
+    /// database's clock (``DatabaseClockWatch``), kept across its passes.
+    public func reapExpiredLeases(actor: String, clock: DatabaseClockWatch? = nil) throws -> [ExpiredLease] {
+        try recording({ try queue.reapExpiredLeases(clock: clock, audit: $0) }) { (expired: ExpiredLease) in
             AuditEntry(
                 event: Self.leaseExpiredEvent, actor: actor,
                 details: ["job": String(expired.jobID), "holder": expired.owner, "state": expired.newState.rawValue])

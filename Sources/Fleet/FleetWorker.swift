@@ -26,6 +26,9 @@ public final class FleetWorker: Sendable {
     /// interval of the worker follows a clock that a step of the wall clock cannot move (issue 81:
     /// a backward step stopped a worker reaping expired leases).
     private let lastReap = Mutex(-Double.infinity)
+    /// The reaper's watch of the database's clock: a forward step of it does not end the living
+    /// workers' leases it jumps past (``DatabaseClockWatch``).
+    private let databaseClock: DatabaseClockWatch
     private let chainRefusal = Mutex<String?>(nil)
 
     /// Why this worker stopped claiming: its audit chain refused an outcome (its stored head moved,
@@ -49,6 +52,15 @@ public final class FleetWorker: Sendable {
         self.stop = stop
         memory = MemorySync(environment: options.environment, keyFile: options.memoryKeyFile)
         connection = WorkerConnection(url: url, retry: options.retry)
+        let worker = options.name
+        databaseClock = DatabaseClockWatch { [log] step, window in
+            log.warning(
+                "clock.stepped",
+                [
+                    LogField("worker", .string(worker)), LogField("seconds", .double(step)),
+                    LogField("hold_seconds", .double(window)),
+                ])
+        }
     }
 
     /// What the slots share while the worker runs.
@@ -360,7 +372,7 @@ public final class FleetWorker: Sendable {
             expired = try connection.with { queue in
                 var audit = FleetAudit(queue: queue, state: options.audit, chain: options.name)
                 audit.onHeadFileError = headFileError(nil)
-                return try audit.reapExpiredLeases(actor: options.name)
+                return try audit.reapExpiredLeases(actor: options.name, clock: databaseClock)
             }
         } catch let error as SentinelError where error.code == .auditChain {
             log.error("audit.refused", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])

@@ -12,8 +12,8 @@ import TestSupport
 /// server's monotonic clock is left alone, as `date -s` or NTP stepping its machine). Leases
 /// follow the database's clock, so before migration 8 a step back kept a dead worker's job
 /// `running` for the hour. Every job runs once, the dead worker's job is run again within
-/// seconds of each step, and the audit verifies. (A step forward ends every lease it jumps past
-/// at once, a living worker's too: its job is run again, its result recorded once.)
+/// seconds of each step, and the audit verifies. (A living worker's lease across a step forward:
+/// `LeaseClockStepTests`; each worker's reaper watches the database's clock, ``DatabaseClockWatch``.)
 @Suite(
     "A fleet whose database's clock steps both ways", .integration,
     .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))

@@ -78,6 +78,55 @@ struct LeaseClockStepTests {
         #expect(again.id == id && again.attempts == 2 && again.leaseExpiries == 1)
     }
 
+    /// A step forward shows only against a clock of the reaper's own, so this one needs a server
+    /// whose clock moves without the test's (PostgreSQL's: SQLite's clock is the test's own).
+    @Test(
+        "a step forward of an hour: a living worker's lease is left to be renewed, a dead worker's job still returns",
+        .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+    func stepForwardLeavesTheLivingWorkersLease() throws {
+        let database = try SteppedDatabase(.postgres)
+        let queue = try JobQueue(url: database.url, retry: Self.noBackoff)
+        let living = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "living"))
+        let dead = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "dead"))
+        let held = try #require(try queue.claim(owner: "alive", leaseSeconds: 3))
+        #expect(held.id == living)
+        _ = try #require(try queue.claim(owner: "dead", leaseSeconds: 3))
+        let watch = DatabaseClockWatch()
+        // The reaper's pass before the step is its reading of the clock as it was.
+        #expect(try queue.reapExpiredLeases(clock: watch, audit: { _ in }).isEmpty)
+        try database.step(by: 3600, queue: queue)
+        let stepped = MonotonicClock.seconds()
+        // The reaper passes before the living worker's next renewal: the step ended both
+        // leases, and it takes neither yet (without the watch, both: `LeaseClockStepTests`' next).
+        #expect(try queue.reapExpiredLeases(clock: watch, audit: { _ in }).isEmpty)
+        let lease = try #require(held.lease)
+        #expect(try queue.renew(lease, leaseSeconds: 3) == .held)
+        // The dead worker's lease ends about its term after it was taken, as without a step.
+        var reaped: [ExpiredLease] = []
+        let deadline = MonotonicClock.seconds() + 60
+        while reaped.isEmpty, MonotonicClock.seconds() < deadline {
+            #expect(try queue.renew(lease, leaseSeconds: 3) == .held, "the living worker lost its lease")
+            reaped = try queue.reapExpiredLeases(clock: watch, audit: { _ in })
+            usleep(200_000)
+        }
+        #expect(reaped.map(\.jobID) == [dead], "the dead worker's job was not reaped within 60 s of a step forward")
+        #expect(MonotonicClock.seconds() - stepped < 30)
+        #expect(try queue.job(living)?.state == .running)
+        #expect(try queue.job(living)?.leaseExpiries == 0)
+    }
+
+    @Test(
+        "without the reaper's watch a step forward ends a living worker's lease (what the watch prevents)",
+        .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+    func stepForwardWithoutWatchEndsTheLease() throws {
+        let database = try SteppedDatabase(.postgres)
+        let queue = try JobQueue(url: database.url, retry: Self.noBackoff)
+        let living = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "living"))
+        _ = try #require(try queue.claim(owner: "alive", leaseSeconds: 3))
+        try database.step(by: 3600, queue: queue)
+        #expect(try queue.reapExpiredLeases(audit: { _ in }).map(\.jobID) == [living])
+    }
+
     @Test(
         "a step back of an hour: a stopped leader's lease is cut to its term and taken over, not kept for the hour",
         arguments: QueueBackend.available)

@@ -263,9 +263,12 @@ public final class JobQueue {
     /// Leases follow the database's clock, so each pass first undoes what a step back of that clock
     /// did (migration 8, ``QueueSchema/leaseSteps``): a lease ending further ahead than its term was
     /// renewed before the clock went back, and it ends one term from now instead, so a dead
-    /// worker's job returns a term after the step rather than after the step's size.
+    /// worker's job returns a term after the step rather than after the step's size. A step
+    /// forward shows only against a clock of the reaper's own: with `clock` (one per reaper,
+    /// kept across its passes), leases that the step ended are left to their workers for a term
+    /// (``DatabaseClockWatch``).
     @discardableResult
-    public func reapExpiredLeases(audit: (ExpiredLease) throws -> Void) throws -> [ExpiredLease] {
+    public func reapExpiredLeases(clock: DatabaseClockWatch? = nil, audit: (ExpiredLease) throws -> Void) throws -> [ExpiredLease] {
         try storage.transaction {
             try storage.rows(
                 """
@@ -274,11 +277,12 @@ public final class JobQueue {
                     SELECT id FROM fleet_jobs
                     WHERE state = 'running' AND lease_seconds IS NOT NULL AND lease_until > {now} + lease_seconds {skip_locked})
                 """, [])
+            let holdBack = try clock.map { try observe(on: $0).holdBack } ?? 0
             let expired = try storage.rows(
                 """
                 SELECT id, attempts, max_attempts, lease_owner FROM fleet_jobs
-                WHERE state = 'running' AND lease_until < {now} ORDER BY id LIMIT 100 {skip_locked}
-                """, [])
+                WHERE state = 'running' AND lease_until < {now} - $1 ORDER BY id LIMIT 100 {skip_locked}
+                """, [String(holdBack)])
             return try expired.compactMap { row -> ExpiredLease? in
                 let id: Int64, attempts: Int, maximum: Int, owner: String
                 do throws(RowDecodingError) {
@@ -307,6 +311,27 @@ public final class JobQueue {
             }
         }
     }
+
+    /// Reads the database's clock into `watch`; the term it asks for is the longest of the
+    /// running leases' (a lease an earlier build wrote has none: a minute).
+    private func observe(on watch: DatabaseClockWatch) throws -> DatabaseClockWatch.Reading {
+        let now = try storage.first(storage.rows("SELECT {now} AS now", []), table: "fleet_jobs") {
+            row throws(RowDecodingError) in try row.double("now")
+        }
+        guard let now else { return DatabaseClockWatch.Reading(step: nil, holdBack: 0) }
+        return try watch.observe(database: now) {
+            let longest = try storage.first(
+                storage.rows(
+                    """
+                    SELECT max(coalesce(lease_seconds, \(Self.unknownLeaseTerm))) AS term FROM fleet_jobs WHERE state = 'running'
+                    """, []), table: "fleet_jobs"
+            ) { row throws(RowDecodingError) in try row.optionalDouble("term") }
+            return longest.flatMap { $0 } ?? 0
+        }
+    }
+
+    /// The term assumed for a running lease that records none (written before migration 8).
+    static let unknownLeaseTerm = 60
 
     // MARK: Waiting and locks
 
