@@ -125,13 +125,16 @@ static int add_setid_rules(scmp_filter_ctx ctx, int allow_openat2) {
        otherwise the argument is whatever the caller's register held. jemalloc opens
        /proc/sys/vm/overcommit_memory with a raw two-argument syscall: refused on a stray bit,
        it took the kernel for one that does not overcommit and mapped every page it handed
-       out one by one (SeccompStrayModeTests). */
+       out one by one (FilesystemEscapeTests, anOpenThatCreatesNothingIgnoresItsMode). */
     static const struct {
         const char *name;
         unsigned flags_arg;
         unsigned mode_arg;
     } create_calls[] = {{"open", 1, 2}, {"openat", 2, 3}};
-    const scmp_datum_t creating[] = {O_CREAT, __O_TMPFILE};
+    /* The kernel's own O_TMPFILE bit: glibc's __O_TMPFILE carries O_DIRECTORY too, and the
+       kernel reads the mode on this bit alone (without O_DIRECTORY it refuses the call, EINVAL). */
+    const scmp_datum_t kernel_tmpfile = 020000000;
+    const scmp_datum_t creating[] = {O_CREAT, kernel_tmpfile};
     for (size_t i = 0; i < sizeof create_calls / sizeof create_calls[0]; i++) {
         int nr = sbx_syscall_number(create_calls[i].name);
         if (nr < 0) continue;

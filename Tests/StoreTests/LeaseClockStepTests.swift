@@ -88,31 +88,32 @@ struct LeaseClockStepTests {
         let queue = try JobQueue(url: database.url, retry: Self.noBackoff)
         let living = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "living"))
         let dead = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "dead"))
-        let held = try #require(try queue.claim(owner: "alive", leaseSeconds: 3))
+        // The living worker's lease is long enough that no load between the claim and the first
+        // pass after the step ends it in real time; the dead worker's is short.
+        let held = try #require(try queue.claim(owner: "alive", leaseSeconds: 30))
         #expect(held.id == living)
-        _ = try #require(try queue.claim(owner: "dead", leaseSeconds: 3))
+        _ = try #require(try queue.claim(owner: "dead", leaseSeconds: 4))
+        let claimed = MonotonicClock.seconds()
         let watch = DatabaseClockWatch()
         // The reaper's pass before the step is its reading of the clock as it was.
-        #expect(try queue.reapExpiredLeases(clock: watch, audit: { _ in }).isEmpty)
+        #expect(try !queue.reapExpiredLeases(clock: watch, audit: { _ in }).contains { $0.jobID == living })
         try database.step(by: 3600, queue: queue)
-        let stepped = MonotonicClock.seconds()
-        // The reaper passes before the living worker's next renewal: the step ended both
-        // leases, and it takes neither yet (without the watch, both: `LeaseClockStepTests`' next).
-        #expect(try queue.reapExpiredLeases(clock: watch, audit: { _ in }).isEmpty)
+        // The reaper passes before the living worker's next renewal: the step ended its lease,
+        // and it is not taken (without the watch it is: the next test).
+        var reaped = try queue.reapExpiredLeases(clock: watch, audit: { _ in })
+        #expect(!reaped.contains { $0.jobID == living }, "the step ended the living worker's lease")
         let lease = try #require(held.lease)
-        #expect(try queue.renew(lease, leaseSeconds: 3) == .held)
-        // The dead worker's lease ends about its term after it was taken, as without a step.
-        var reaped: [ExpiredLease] = []
+        // The dead worker's lease ends about when it would have without the step.
         let deadline = MonotonicClock.seconds() + 60
-        while reaped.isEmpty, MonotonicClock.seconds() < deadline {
-            #expect(try queue.renew(lease, leaseSeconds: 3) == .held, "the living worker lost its lease")
-            reaped = try queue.reapExpiredLeases(clock: watch, audit: { _ in })
+        while !reaped.contains(where: { $0.jobID == dead }), MonotonicClock.seconds() < deadline {
+            #expect(try queue.renew(lease, leaseSeconds: 30) == .held, "the living worker lost its lease")
             usleep(200_000)
+            reaped += try queue.reapExpiredLeases(clock: watch, audit: { _ in })
         }
-        #expect(reaped.map(\.jobID) == [dead], "the dead worker's job was not reaped within 60 s of a step forward")
-        #expect(MonotonicClock.seconds() - stepped < 30)
-        #expect(try queue.job(living)?.state == .running)
-        #expect(try queue.job(living)?.leaseExpiries == 0)
+        #expect(reaped.map(\.jobID) == [dead], "the dead worker's job was not reaped alone within 60 s of a step forward")
+        #expect(MonotonicClock.seconds() - claimed >= 3.5, "reaped before its term had passed")
+        let job = try #require(try queue.job(living))
+        #expect(job.state == .running && job.leaseExpiries == 0 && job.attempts == 1)
     }
 
     @Test(
@@ -122,7 +123,7 @@ struct LeaseClockStepTests {
         let database = try SteppedDatabase(.postgres)
         let queue = try JobQueue(url: database.url, retry: Self.noBackoff)
         let living = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "living"))
-        _ = try #require(try queue.claim(owner: "alive", leaseSeconds: 3))
+        _ = try #require(try queue.claim(owner: "alive", leaseSeconds: 30))
         try database.step(by: 3600, queue: queue)
         #expect(try queue.reapExpiredLeases(audit: { _ in }).map(\.jobID) == [living])
     }

@@ -7,6 +7,9 @@ import Findings
 /// synthesized decoding reads (`RuleIndexDocumentTests` holds the two equal on the shipped index
 /// and on every field), ignoring keys it does not know as `JSONDecoder` does; anything missing
 /// or of another type makes the whole index unusable (nil), so the scan reads every rule file.
+/// Where the two readers differ, only an index edited by hand can tell: of a repeated key this
+/// one keeps the last value (`JSONDecoder` the first), and it reads invalid UTF-8 as U+FFFD;
+/// `sentinel rules index` writes neither, and an entry counts only for the bytes it describes.
 extension RuleIndex {
     /// The index `bytes` spell, nil when they are not one this build can use.
     static func decode(_ bytes: [UInt8], file: String) -> RuleIndex? {

@@ -318,7 +318,7 @@ public final class JobQueue {
         let now = try storage.first(storage.rows("SELECT {now} AS now", []), table: "fleet_jobs") {
             row throws(RowDecodingError) in try row.double("now")
         }
-        guard let now else { return DatabaseClockWatch.Reading(step: nil, holdBack: 0) }
+        guard let now else { return DatabaseClockWatch.Reading(step: nil, holdBack: watch.holdBack()) }
         return try watch.observe(database: now) {
             let longest = try storage.first(
                 storage.rows(
