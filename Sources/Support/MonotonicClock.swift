@@ -12,7 +12,12 @@ public enum MonotonicClock {
 
     /// `nanoseconds()` in seconds.
     public static func seconds() -> Double {
-        Double(nanoseconds()) / 1e9
+        seconds(of: CLOCK_MONOTONIC)
+    }
+
+    /// Clock `id` in seconds (`CLOCK_BOOTTIME`: the monotonic clock with a suspended machine's sleep).
+    public static func seconds(of id: clockid_t) -> Double {
+        Double(nanoseconds(of: id)) / 1e9
     }
 
     /// Clock `id` in nanoseconds: `CLOCK_PROCESS_CPUTIME_ID` is the process's CPU time.

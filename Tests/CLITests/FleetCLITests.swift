@@ -10,7 +10,7 @@ import Testing
 /// throwaway PostgreSQL server the tests start, kill and restart.
 @Suite(
     "Fleet mode, end to end", .serialized,
-    .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+    .needsPostgres)
 struct FleetCLITests {
     static let scanOptions = ["--tools", "native,secrets"]
     /// The tests' repositories are temporary directories: a worker runs a local repository only

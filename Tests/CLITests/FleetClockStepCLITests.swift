@@ -15,7 +15,7 @@ import Testing
 /// renewal for the hour, and another worker's reaper took the job.
 @Suite(
     "fleet worker: its wall clock stepped under a running job", .serialized,
-    .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+    .needsPostgres)
 struct FleetClockStepCLITests {
     /// A worker started on `clock`, once it has claimed a scan of a project big enough to outlive a few leases.
     static func start(

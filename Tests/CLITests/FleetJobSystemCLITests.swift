@@ -13,7 +13,7 @@ import Testing
 /// `fleet jobs`, and a cron schedule that submits its job.
 @Suite(
     "Fleet job system, end to end", .serialized, .integration,
-    .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+    .needsPostgres)
 struct FleetJobSystemCLITests {
     static let scanOptions = ["--tools", "native,secrets"]
 

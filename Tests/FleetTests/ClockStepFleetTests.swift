@@ -16,7 +16,7 @@ import TestSupport
 /// `LeaseClockStepTests`; each worker's reaper watches the database's clock, ``DatabaseClockWatch``.)
 @Suite(
     "A fleet whose database's clock steps both ways", .integration,
-    .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+    .needsPostgres)
 struct ClockStepFleetTests {
     @Test("an hour back, then an hour forward: every job once, a dead worker's job back within seconds of each step, the audit intact")
     func stepsBothWays() throws {

@@ -14,7 +14,7 @@ import TestSupport
 /// PostgreSQL with two connections; and what a worker shares carries its signal's embedding.
 @Suite(
     "Shared heal memory: late commits", .integration,
-    .enabled(if: PostgresServer.available, "needs the PostgreSQL test server"))
+    .needsPostgres)
 struct SharedMemoryLateCommitTests {
     @Test("a record committed late is taken in by the next pull, once; shared records carry their signal's vector")
     func lateCommitIsTakenIn() throws {

@@ -53,7 +53,7 @@ struct WorkerConnectionTests {
 
     @Test(
         "PostgreSQL: 2 connections per worker at any concurrency; all its jobs run at once on them, leases renewed past 3 lease lengths",
-        .enabled(if: PostgresServer.available, "starts PostgreSQL 15: needs root"), arguments: [1, 4])
+        .needsPostgres, arguments: [1, 4])
     func twoConnectionsAtAnyConcurrency(_ concurrency: Int) throws {
         let server = try #require(PostgresServer.shared)
         let database = try server.createDatabase()

@@ -82,7 +82,7 @@ struct LeaseClockStepTests {
     /// whose clock moves without the test's (PostgreSQL's: SQLite's clock is the test's own).
     @Test(
         "a step forward of an hour: a living worker's lease is left to be renewed, a dead worker's job still returns",
-        .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+        .needsPostgres)
     func stepForwardLeavesTheLivingWorkersLease() throws {
         let database = try SteppedDatabase(.postgres)
         let queue = try JobQueue(url: database.url, retry: Self.noBackoff)
@@ -118,7 +118,7 @@ struct LeaseClockStepTests {
 
     @Test(
         "without the reaper's watch a step forward ends a living worker's lease (what the watch prevents)",
-        .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+        .needsPostgres)
     func stepForwardWithoutWatchEndsTheLease() throws {
         let database = try SteppedDatabase(.postgres)
         let queue = try JobQueue(url: database.url, retry: Self.noBackoff)

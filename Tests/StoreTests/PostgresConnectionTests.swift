@@ -8,7 +8,7 @@ import Testing
 /// reported with their SQLSTATE and without the password.
 @Suite(
     "PostgreSQL connection", .serialized,
-    .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+    .needsPostgres)
 struct PostgresConnectionTests {
     @Test("sslmode=verify-full with the server's certificate as root: the session is encrypted; another root is refused")
     func tls() throws {

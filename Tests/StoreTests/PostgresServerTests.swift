@@ -6,7 +6,7 @@ import Testing
 /// user, answers on 127.0.0.1 only, wants the role's password, and leaves nothing behind.
 @Suite(
     "PostgreSQL test server", .serialized,
-    .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+    .needsPostgres)
 struct PostgresServerTests {
     @Test("a server starts on loopback with password authentication, and stop removes it")
     func startsAndStops() throws {

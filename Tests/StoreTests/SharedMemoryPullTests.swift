@@ -42,7 +42,7 @@ struct SharedMemoryPullTests {
 
     @Test(
         "a record whose transaction got the lower id and commits after a higher one was pulled is in the next pull",
-        .enabled(if: PostgresServer.available, "needs the PostgreSQL test server"), arguments: [1, 500])
+        .needsPostgres, arguments: [1, 500])
     func lateCommitIsPulled(pageSize: Int) throws {
         let url = try QueueBackend.postgres.freshURL()
         let queue = try JobQueue(url: url)
@@ -73,7 +73,7 @@ struct SharedMemoryPullTests {
 
     @Test(
         "a transaction that rolls back leaves no gap the cursor waits on",
-        .enabled(if: PostgresServer.available, "needs the PostgreSQL test server"))
+        .needsPostgres)
     func rollbackDoesNotStall() throws {
         let url = try QueueBackend.postgres.freshURL()
         let queue = try JobQueue(url: url)

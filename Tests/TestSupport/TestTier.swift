@@ -25,6 +25,12 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: !TestTier.isUnit, "starts a sandbox, a binary or a server: make test runs it")
     }
 
+    /// Runs a suite or test only where the PostgreSQL test server can start (`PostgresServer`:
+    /// Debian's PostgreSQL 15, run as the postgres user, so root).
+    public static var needsPostgres: Self {
+        .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root")
+    }
+
     /// Marks a test that runs long on purpose (megabytes of input to show a bound holds):
     /// `make test` runs it, `make test-unit` skips it.
     public static var exhaustive: Self {

@@ -47,24 +47,11 @@ extension RuleIndex.Entry {
 
 extension RuleIndex.TextNeeds {
     fileprivate init?(document node: DocumentNode) {
-        guard let caseInsensitive = node["caseInsensitive"]?.bool, let lists = node["required"].flatMap(Field.array) else {
-            return nil
-        }
-        var required: [[[UInt8]]] = []
-        for list in lists {
-            guard let strings = Field.array(list) else { return nil }
-            var alternatives: [[UInt8]] = []
-            for string in strings {
-                guard let numbers = Field.array(string) else { return nil }
-                var bytes: [UInt8] = []
-                for number in numbers {
-                    guard let value = Field.integer(number), let byte = UInt8(exactly: value) else { return nil }
-                    bytes.append(byte)
-                }
-                alternatives.append(bytes)
-            }
-            required.append(alternatives)
-        }
+        // Each required entry: alternatives, each a string of bytes written as numbers.
+        let byte: (DocumentNode) -> UInt8? = { Field.integer($0).flatMap(UInt8.init(exactly:)) }
+        guard let caseInsensitive = node["caseInsensitive"]?.bool,
+            let required = node["required"].flatMap({ Field.list($0) { Field.list($0) { Field.list($0, byte) } } })
+        else { return nil }
         self.init(required: required, caseInsensitive: caseInsensitive)
     }
 }
@@ -92,7 +79,7 @@ extension RuleDescriptor {
     fileprivate init?(indexed node: DocumentNode) {
         guard let id = node["id"]?.string, let tool = node["tool"]?.string, let shortDescription = node["shortDescription"]?.string,
             let severityName = node["defaultSeverity"]?.string, let defaultSeverity = Severity(rawValue: severityName),
-            let cwe = node["cwe"].flatMap(Field.integers), let tags = node["tags"].flatMap(Field.strings),
+            let cwe = node["cwe"].flatMap { Field.list($0, Field.integer) }, let tags = node["tags"].flatMap(Field.strings),
             let name = Field.optional(node["name"], \.string), let fullDescription = Field.optional(node["fullDescription"], \.string),
             let help = Field.optional(node["help"], \.string), let helpMarkdown = Field.optional(node["helpMarkdown"], \.string),
             let helpURI = Field.optional(node["helpURI"], \.string),
@@ -125,36 +112,21 @@ private enum Field {
         }
     }
 
-    static func strings(_ node: DocumentNode) -> [String]? {
+    /// An array whose every element `read` reads, nil when it is not one or any element is not.
+    static func list<T>(_ node: DocumentNode, _ read: (DocumentNode) -> T?) -> [T]? {
         guard node.isArray else { return nil }
-        var out: [String] = []
+        var out: [T] = []
         out.reserveCapacity(node.elements.count)
         for element in node.elements {
-            guard let text = element.string else { return nil }
-            out.append(text)
-        }
-        return out
-    }
-
-    static func integers(_ node: DocumentNode) -> [Int]? {
-        guard node.isArray else { return nil }
-        var out: [Int] = []
-        for element in node.elements {
-            guard let value = integer(element) else { return nil }
+            guard let value = read(element) else { return nil }
             out.append(value)
         }
         return out
     }
 
-    static func stringLists(_ node: DocumentNode) -> [[String]]? {
-        guard node.isArray else { return nil }
-        var out: [[String]] = []
-        for element in node.elements {
-            guard let list = strings(element) else { return nil }
-            out.append(list)
-        }
-        return out
-    }
+    static func strings(_ node: DocumentNode) -> [String]? { list(node, \.string) }
+
+    static func stringLists(_ node: DocumentNode) -> [[String]]? { list(node, strings) }
 
     /// An optional field as `decodeIfPresent` reads it: absent or `null` is `.some(nil)`; a value
     /// `read` cannot read is nil (the whole index is then unusable).

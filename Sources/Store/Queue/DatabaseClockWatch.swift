@@ -127,6 +127,6 @@ public final class DatabaseClockWatch: Sendable {
 
     /// `CLOCK_BOOTTIME` in seconds.
     public static func bootSeconds() -> Double {
-        Double(MonotonicClock.nanoseconds(of: CLOCK_BOOTTIME)) / 1e9
+        MonotonicClock.seconds(of: CLOCK_BOOTTIME)
     }
 }
