@@ -86,17 +86,7 @@ class Fleet:
         return run([self.sentinel, *argv], env=self.env(self.home), check=check)
 
     def stop_all(self):
-        for proc, _ in self.procs.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGCONT)
-                proc.send_signal(signal.SIGTERM)
-        for k, (proc, _) in self.procs.items():
-            try:
-                proc.wait(timeout=120)
-            except subprocess.TimeoutExpired:
-                say(f"worker {k} ignored SIGTERM for 120 s: SIGKILL")
-                proc.kill()
-                proc.wait()
+        ft.stop_workers({k: proc for k, (proc, _) in self.procs.items()}, 120, resume=True)
 
 
 def sql(server, database, text):

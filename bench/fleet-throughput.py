@@ -62,6 +62,24 @@ def say(message):
     print(f"== {message}", file=sys.stderr, flush=True)
 
 
+def stop_workers(procs, timeout, resume=False):
+    """SIGTERM to every worker still running (SIGCONT first when `resume`: a stopped one cannot
+    drain), then waits up to `timeout` seconds for each; one that ignored it gets SIGKILL.
+    `procs`: {name: Popen}."""
+    for proc in procs.values():
+        if proc.poll() is None:
+            if resume:
+                proc.send_signal(signal.SIGCONT)
+            proc.send_signal(signal.SIGTERM)
+    for name, proc in procs.items():
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            say(f"worker {name} ignored SIGTERM for {timeout} s: SIGKILL")
+            proc.kill()
+            proc.wait()
+
+
 class Failure(Exception):
     """A step that went wrong; main prints it and exits 1 after cleaning up."""
 
@@ -406,16 +424,7 @@ def small_scans(server, sentinel, workers, jobs, work, timeout, kind="scan", con
         status = json.loads(run([sentinel, "fleet", "status", "--format", "json"],
                                 env=sentinel_env(submit_home, url))[1])
     finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for k, proc in enumerate(procs):
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                say(f"worker w{k} ignored SIGTERM for 60 s: SIGKILL")
-                proc.kill()
-                proc.wait()
+        stop_workers({f"w{k}": proc for k, proc in enumerate(procs)}, 60)
     events = [e for log in logs for e in read_log(log)]
     stopped = sum(1 for e in events if e.get("event") == "worker.stopped")
     succeeded = [e for e in events if e.get("event") == "job.succeeded"]

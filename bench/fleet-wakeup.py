@@ -118,11 +118,7 @@ def main():
             print("  samples: " + ", ".join(f"{v:.1f}" for v in values), flush=True)
     finally:
         if worker is not None:
-            worker.terminate()
-            try:
-                worker.wait(timeout=300)
-            except subprocess.TimeoutExpired:
-                worker.kill()
+            ft.stop_workers({"w0": worker}, 300)
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
 
