@@ -154,6 +154,9 @@ demo: demo-apt-deps tools release
 release: apt-deps
 	$(SWIFT) build -c release --scratch-path $(RELEASE_DIR) -Xswiftc -static-stdlib --disable-local-rpath --product sentinel-cli
 	$(SWIFT) build -c release --scratch-path $(RELEASE_DIR) -Xswiftc -static-stdlib --disable-local-rpath --product sentinel
+	@# The rules as this build reads them (rules/compiled-BUILDID.pack, git-ignored), as an install
+	@# compiles .pyc files: scans take the rules' documents and pattern trees from it (RulePack).
+	$(RELEASE_CLI) rules compile rules
 	@echo "$(RELEASE_BIN) (runs sandbox run itself, every other command through $(RELEASE_CLI))"
 
 # $(DESTDIR)$(PREFIX)/bin/sentinel, $(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli and
@@ -166,6 +169,9 @@ install: release
 	install -m 0755 $(RELEASE_CLI) "$(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli"
 	rm -rf "$(DESTDIR)$(PREFIX)/share/sentinel/rules" "$(DESTDIR)$(PREFIX)/share/sentinel/profiles"
 	cp -R rules profiles "$(DESTDIR)$(PREFIX)/share/sentinel/"
+	@# Only the installed build's rule pack: other builds' (kept beside the rules here) are of no use.
+	rm -f "$(DESTDIR)$(PREFIX)/share/sentinel/rules/"compiled-*.pack
+	$(RELEASE_CLI) rules compile "$(DESTDIR)$(PREFIX)/share/sentinel/rules"
 	chmod -R u=rwX,go=rX "$(DESTDIR)$(PREFIX)/share/sentinel"
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/sentinel, $(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli and $(DESTDIR)$(PREFIX)/share/sentinel/{rules,profiles}"
 

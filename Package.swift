@@ -240,7 +240,7 @@ let package = Package(
             name: "SASTTests",
             dependencies: [
                 "SAST", "Documents", "DocumentsYAML", "Findings", "JavaScriptLowering", "Languages", "PythonSyntax", "SourcePositions",
-                "Support",
+                "Support", "SyntaxTree",
                 "TemplateSyntax", "TestSupport",
             ]),
         .testTarget(

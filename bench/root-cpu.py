@@ -123,6 +123,9 @@ def main():
     home = os.path.join(work, "home")
     os.makedirs(home)
     env = dict(os.environ, SENTINEL_HOME=home)
+    # The binary's rule pack, as `make release` and `make install` write it (a build without one
+    # reads every rule's YAML and lowers every pattern at each scan; older builds lack the command).
+    subprocess.run([binary, "rules", "compile"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     subprocess.run([binary, "db", "import", os.path.join(CORPORA, "osv", "pypa")], env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     rules = semgrep_rules(os.path.join(work, "semgrep-rules")) if arguments.semgrep else None

@@ -10,6 +10,8 @@ set -euo pipefail
 old=$1 new=$2 tree=$3 runs=${4:-20}
 shift $(( $# >= 4 ? 4 : 3 ))
 [[ ${1:-} == "--" ]] && shift
+# Each build's rule pack, as `make release` writes it (builds before the command have none).
+for binary in "$old" "$new"; do "$binary" rules compile >/dev/null 2>&1 || true; done
 PYTHONPATH="$(dirname "$0")/lib" python3 - "$old" "$new" "$tree" "$runs" "$@" <<'PY'
 import statistics, sys
 from interleaved_runs import run_interleaved

@@ -8,7 +8,7 @@ import Support
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules", abstract: "List the native rules or run their tests.",
-        subcommands: [RulesListCommand.self, RulesTestCommand.self, RulesIndexCommand.self])
+        subcommands: [RulesListCommand.self, RulesTestCommand.self, RulesIndexCommand.self, RulesCompileCommand.self])
 }
 
 struct RulesListCommand: ParsableCommand {

@@ -24,7 +24,8 @@ import Testing
 
     /// `--help` of every command and subcommand.
     static let help: [Case] = [
-        [], ["scan"], ["rules"], ["rules", "list"], ["rules", "test"], ["rules", "index"], ["db"], ["db", "import"], ["db", "update"],
+        [], ["scan"], ["rules"], ["rules", "list"], ["rules", "test"], ["rules", "index"], ["rules", "compile"], ["db"], ["db", "import"],
+        ["db", "update"],
         ["config"],
         ["config", "show"], ["init"],
         ["db", "status"], ["sandbox"], ["sandbox", "run"], ["sandbox", "profiles"], ["sandbox", "check"], ["doctor"],

@@ -55,8 +55,11 @@ public enum RuleLoader {
     }
 
     /// The set a file defines (a mapping with `set:`), nil when it is a rule file.
-    static func set(_ root: DocumentNode, file: String, compiling: Bool = true) throws -> TaintPatternSet? {
-        let c = Cursor(file: file)
+    static func set(_ root: DocumentNode, file: String, compiling: Bool = true, trees: PatternTrees? = nil) throws
+        -> TaintPatternSet?
+    {
+        var c = Cursor(file: file)
+        c.trees = trees
         guard root.isObject, root["set"] != nil else { return nil }
         return try TaintPatternSet(try c.mapping(root, ""), c, compiling: compiling)
     }
@@ -98,10 +101,14 @@ public enum RuleLoader {
         return names.isEmpty
     }
 
-    /// `checked`: the file's regular expressions compiled before (``Cursor/regexesChecked``).
-    static func parseAny(_ root: DocumentNode, file: String, library: TaintLibrary, checked: Bool = false) throws -> LoadedRule {
+    /// `checked`: the file compiled in full before (``Cursor/compiledBefore``).
+    /// `trees`: the patterns lowered so far, and the rule pack.
+    static func parseAny(
+        _ root: DocumentNode, file: String, library: TaintLibrary, checked: Bool = false, trees: PatternTrees? = nil
+    ) throws -> LoadedRule {
         var c = Cursor(file: file, library: library)
-        c.regexesChecked = checked
+        c.compiledBefore = checked
+        c.trees = trees
         let map = try c.mapping(root, "")
         if map["set"] != nil { throw fail(file, map.line("set"), "a set file, not a rule (load it with the rules' directory)") }
         if let node = map["languages"], try c.strings(node, "languages") == [TemplateRuleLoader.language] {
@@ -120,7 +127,8 @@ public enum RuleLoader {
         let header = try RuleHeader(map, c)
         var c = c
         c.syntax = try Self.patternSyntax(of: header.languages, map, c)
-        let fixes = try map["fix"].map { try c.fixTemplates($0, bound: FixMetavariables.bound(by: map.node)) } ?? []
+        let fixes =
+            try map["fix"].map { try c.fixTemplates($0, bound: c.compiledBefore ? [] : FixMetavariables.bound(by: map.node)) } ?? []
         let fixImports = try map["fix-imports"].map { try c.modules($0, "fix-imports") } ?? []
         if !fixImports.isEmpty && fixes.isEmpty { throw fail(file, map.line("fix-imports"), "'fix-imports' needs 'fix'") }
         // The import a fix adds is written as a Python `import` line.
@@ -232,9 +240,19 @@ struct Cursor {
     var library = TaintLibrary()
     /// The front end that parses the patterns (the rule's or set's `languages`).
     var syntax = PatternSyntax.python
-    /// Whether the file's regular expressions compiled before (the shipped rules' index describes
-    /// it): they are compiled at their first use (``CompiledRegex``).
-    var regexesChecked = false
+    /// Whether the file compiled in full before (the shipped rules' index describes it): its
+    /// regular expressions are compiled at their first use (``CompiledRegex``) and its fix
+    /// templates are not checked again.
+    var compiledBefore = false
+    /// The patterns lowered so far and the rule pack (``PatternTrees``); nil: each pattern is
+    /// lowered where it is met.
+    var trees: PatternTrees? = nil
+
+    /// The tree of pattern `text` in ``syntax``.
+    func lower(_ text: String) throws(SourceReadError) -> SyntaxNode {
+        if let trees { return try trees.tree(text, syntax: syntax) }
+        return try syntax.lower(text)
+    }
 
     func mapping(_ node: DocumentNode, _ path: String) throws -> Mapping {
         guard node.isObject else { throw RuleLoader.fail(file, node.line, "'\(path)' must be a mapping") }
@@ -262,6 +280,7 @@ struct Cursor {
     /// (`bound`): a template naming another could never apply, which is a typo, not a choice.
     func fixTemplates(_ node: DocumentNode, bound: Set<String>) throws -> [String] {
         let templates = try strings(node, "fix")
+        if compiledBefore { return templates }
         guard !templates.isEmpty, !templates.contains(where: { $0.allSatisfy(\.isWhitespace) }) else {
             throw RuleLoader.fail(file, node.line, "'fix' must not be empty")
         }
@@ -304,10 +323,10 @@ struct Cursor {
 
     func pattern(_ node: DocumentNode, _ path: String) throws -> CompiledPattern {
         let text = try string(node, path)
-        let shown = text.split(separator: "\n").first.map(String.init) ?? text
         do throws(SourceReadError) {
-            return CompiledPattern(source: text, tree: try syntax.lower(text))
+            return CompiledPattern(source: text, tree: try lower(text))
         } catch {
+            let shown = text.split(separator: "\n").first.map(String.init) ?? text
             throw RuleLoader.fail(
                 file, node.line, "'\(path)': pattern '\(shown)' does not parse: \(error.line):\(error.column): \(error.message)")
         }
@@ -367,7 +386,7 @@ struct Cursor {
             let name = try string(mv, "\(sub).metavariable")
             let source = try string(rx, "\(sub).regex")
             do {
-                return .metavariableRegex(metavariable: name, regex: try MetavariableRegex(source: source, checked: regexesChecked))
+                return .metavariableRegex(metavariable: name, regex: try MetavariableRegex(source: source, checked: compiledBefore))
             } catch {
                 throw RuleLoader.fail(file, rx.line, "'\(sub).regex': bad regular expression '\(source)'")
             }

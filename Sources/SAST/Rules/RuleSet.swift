@@ -63,7 +63,11 @@ public struct RuleSet: Sendable {
     /// `indexed`: directories (the shipped rules) whose ``RuleIndex`` is used: a rule file it
     /// describes (same SHA-256) is kept as bytes, parsed only if ``compile(_:present:optionalDirectories:tree:)``
     /// needs it; every other file is parsed here.
-    public static func read(directories: [String], setsFrom: [String] = [], indexed: Set<String> = []) throws -> RuleDocuments {
+    /// `trees`: where the patterns' trees are kept (a new ``PatternTrees`` over the indexed
+    /// directories' ``RulePack`` by default).
+    static func read(directories: [String], setsFrom: [String] = [], indexed: Set<String> = [], trees: PatternTrees?)
+        throws -> RuleDocuments
+    {
         let ruleDirectories = Set(directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         let setDirectories = setsFrom.filter { !ruleDirectories.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
         var found: [(file: String, directory: String, setOnly: Bool)] = []
@@ -71,8 +75,14 @@ public struct RuleSet: Sendable {
         for directory in setDirectories { found += try ruleFiles(under: directory).map { ($0, directory, true) } }
         let origins = found
         var indexes: [String: [String: RuleIndex.Entry]] = [:]
-        for directory in Set(directories).intersection(indexed) { indexes[directory] = RuleIndex.load(directory: directory)?.byPath }
+        var packs: [String: RulePack] = [:]
+        for directory in Set(directories).intersection(indexed) {
+            indexes[directory] = RuleIndex.load(directory: directory)?.byPath
+            // A pack counts only beside an index: a document is taken for a file the index describes.
+            if indexes[directory] != nil { packs[directory] = RulePack.load(directory: directory) }
+        }
         let entries = indexes
+        let packed = packs
         // Files are read and parsed on one large-stack thread per processor; the first bad file in
         // order is the error.
         let read = try inParallel(origins.count) {
@@ -82,16 +92,25 @@ public struct RuleSet: Sendable {
             let entry =
                 origins[i].setOnly
                 ? nil : entries[origins[i].directory].flatMap({ $0[relative(origins[i].file, to: origins[i].directory)] })
-            if let entry, !entry.isSet, entry.describes(bytes) { return (nil, bytes, entry, false) }
-            let root = try RuleLoader.document(String(decoding: bytes, as: UTF8.self), file: origins[i].file)
-            return (root, [], nil, entry.map { $0.isSet && $0.describes(bytes) } ?? false)
+            let described = entry?.describes(bytes) == true
+            if let entry, !entry.isSet, described { return (nil, bytes, entry, false) }
+            let fromPack = described ? entry.flatMap { packed[origins[i].directory]?.document(sha256: $0.sha256) } : nil
+            let root = try fromPack ?? RuleLoader.document(String(decoding: bytes, as: UTF8.self), file: origins[i].file)
+            return (root, [], nil, entry?.isSet == true && described)
         }
         return RuleDocuments(
+            trees: trees ?? PatternTrees(pack: directories.lazy.compactMap { packed[$0] }.first), packs: packed,
             files: origins.indices.map {
                 RuleDocuments.File(
                     path: origins[$0].file, directory: origins[$0].directory, parsed: read[$0].root, bytes: read[$0].bytes,
                     indexed: read[$0].entry, setOnly: origins[$0].setOnly, indexedSet: read[$0].indexedSet)
             })
+    }
+
+    /// Reads and parses every rule and set file (``read(directories:setsFrom:indexed:trees:)``).
+    /// - Throws: `SentinelError` naming the first bad file.
+    public static func read(directories: [String], setsFrom: [String] = [], indexed: Set<String> = []) throws -> RuleDocuments {
+        try read(directories: directories, setsFrom: setsFrom, indexed: indexed, trees: nil)
     }
 
     /// `file`'s path below `directory` (both as ``ruleFiles(under:)`` spells them).
@@ -140,7 +159,7 @@ public struct RuleSet: Sendable {
         }
         var compiled = byLanguage
         for i in unmatched { compiled[i] = false }
-        var set = try compileFiles(&files, needed: compiled)
+        var set = try compileFiles(&files, needed: compiled, documents)
         // The sanitizers most taint rules have are counted over every taint rule the tree's
         // languages bring, read or not, so that leaving one unread changes no other's result.
         var shared: [CompiledPattern]? = nil
@@ -179,8 +198,8 @@ public struct RuleSet: Sendable {
                 .sorted()
             if !needed.isEmpty {
                 unmatched.removeAll { needed.contains($0) }
-                try parse(&files, needed)
-                set.rules += try loadRules(files, needed, library: set.library).rules
+                try parse(&files, needed, documents)
+                set.rules += try loadRules(files, needed, library: set.library, trees: documents.trees).rules
             }
             let byId = Dictionary(set.rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             shared = texts.compactMap { text in
@@ -200,35 +219,46 @@ public struct RuleSet: Sendable {
     private typealias Compiled = (rules: [Rule], templateRules: [TemplateRule], routeRules: [RouteRule], library: TaintLibrary)
 
     /// The rules, templates, routes and sets of the `needed` files, parsing those still bytes.
-    private static func compileFiles(_ files: inout [RuleDocuments.File], needed: [Bool]) throws -> Compiled {
-        try parse(&files, files.indices.filter { needed[$0] })
+    private static func compileFiles(_ files: inout [RuleDocuments.File], needed: [Bool], _ documents: RuleDocuments) throws
+        -> Compiled
+    {
+        try parse(&files, files.indices.filter { needed[$0] }, documents)
         let roots = files
+        let trees = documents.trees
         let sets = try inParallel(files.count) { i -> TaintPatternSet? in
             guard let root = roots[i].parsed else { return nil }
-            return try RuleLoader.set(root, file: roots[i].path, compiling: needed[i])
+            return try RuleLoader.set(root, file: roots[i].path, compiling: needed[i], trees: trees)
         }
         var library = TaintLibrary()
         for case let set? in sets { try library.add(set) }
-        let loaded = try loadRules(files, files.indices.filter { sets[$0] == nil && !files[$0].setOnly && needed[$0] }, library: library)
+        let loaded = try loadRules(
+            files, files.indices.filter { sets[$0] == nil && !files[$0].setOnly && needed[$0] }, library: library, trees: trees)
         return (loaded.rules, loaded.templateRules, loaded.routeRules, library)
     }
 
-    /// Parses the files of `indices` left as bytes by the index.
-    private static func parse(_ files: inout [RuleDocuments.File], _ indices: [Int]) throws {
+    /// Parses the files of `indices` left as bytes by the index (taking their documents from
+    /// their directory's ``RulePack`` when it has them).
+    private static func parse(_ files: inout [RuleDocuments.File], _ indices: [Int], _ documents: RuleDocuments) throws {
         let unparsed = indices.filter { files[$0].parsed == nil }
         let unread = files
+        let packs = documents.packs
         let parsed = try inParallel(unparsed.count) { i in
-            try RuleLoader.document(String(decoding: unread[unparsed[i]].bytes, as: UTF8.self), file: unread[unparsed[i]].path)
+            let file = unread[unparsed[i]]
+            if let entry = file.indexed, let root = packs[file.directory]?.document(sha256: entry.sha256) { return root }
+            return try RuleLoader.document(String(decoding: file.bytes, as: UTF8.self), file: file.path)
         }
         for (i, root) in zip(unparsed, parsed) { files[i].parsed = root }
     }
 
     /// The rules of the parsed rule files at `indices`, with `library`'s sets.
-    private static func loadRules(_ files: [RuleDocuments.File], _ indices: [Int], library: TaintLibrary) throws -> Compiled {
+    private static func loadRules(_ files: [RuleDocuments.File], _ indices: [Int], library: TaintLibrary, trees: PatternTrees)
+        throws -> Compiled
+    {
         let loaded = try inParallel(indices.count) { i in
             // A file the index describes compiled in full when the index was made.
             try RuleLoader.parseAny(
-                files[indices[i]].parsed!, file: files[indices[i]].path, library: library, checked: files[indices[i]].indexed != nil)
+                files[indices[i]].parsed!, file: files[indices[i]].path, library: library, checked: files[indices[i]].indexed != nil,
+                trees: trees)
         }
         var rules: [Rule] = []
         var templateRules: [TemplateRule] = []
@@ -362,6 +392,10 @@ public struct RuleDocuments: Sendable {
         var indexedSet = false
     }
 
+    /// The patterns' trees, kept for every compilation of these documents.
+    let trees: PatternTrees
+    /// The ``RulePack`` of each indexed directory that has one.
+    let packs: [String: RulePack]
     /// The files in the order errors are reported.
     public var files: [File]
 
