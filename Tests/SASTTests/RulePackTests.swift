@@ -45,6 +45,12 @@ import Testing
             #expect(tree == fresh && pack.pattern(syntax: syntax, text: text) == fresh, "\(syntax): \(text)")
         }
         #expect(pack.pattern(syntax: "python", text: "not_a_pattern_of_any_rule($X)") == nil)
+        let expressions = trees.regexes
+        #expect(expressions.count > 100)
+        for (pattern, literals) in expressions {
+            #expect(literals == RegexLiterals(pattern: pattern) && pack.literals(ofRegex: pattern) == literals, "\(pattern)")
+        }
+        #expect(expressions.contains { !$0.literals.required.isEmpty })
     }
 
     @Test("every rule test file, in projects of ten: the same rules and findings with the pack as without")

@@ -53,7 +53,7 @@ enum RouteRuleLoader {
     private static func regex(_ node: DocumentNode, _ path: String, _ c: Cursor) throws -> TemplateRegex {
         let source = try c.string(node, path)
         do {
-            return try TemplateRegex(source: source, checked: c.compiledBefore)
+            return TemplateRegex(try c.regex(source))
         } catch {
             throw RuleLoader.fail(c.file, node.line, "invalid regular expression '\(source)' in '\(path)'")
         }

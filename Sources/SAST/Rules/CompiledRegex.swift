@@ -21,9 +21,11 @@ final class CompiledRegex: Sendable {
     }
 
     /// Compiles `pattern` now (throwing when it is invalid), or only when first used if `checked`.
-    init(pattern: String, checked: Bool) throws {
+    /// `literals`: its ``literals`` as read before (the ``RulePack`` keeps them).
+    init(pattern: String, checked: Bool, literals: RegexLiterals? = nil) throws {
         self.pattern = pattern
         if !checked { _ = compiled.storeIfNil(try NSRegularExpression(pattern: pattern)) }
+        if let literals { _ = readLiterals.storeIfNil(Literals(literals)) }
     }
 
     /// The compiled expression; nil only for a checked expression that no longer compiles, which

@@ -1,3 +1,5 @@
+import Support
+
 /// The literal text every match of a regular expression must contain, so that most texts are
 /// rejected by a byte search instead of running the expression (the prefilter RE2, ripgrep and
 /// Semgrep use).
@@ -743,5 +745,35 @@ private struct RegexLiteralReader {
             out.exact = power
         }
         return out
+    }
+}
+
+extension RegexLiterals {
+    /// Writes the requirement (``RulePack``): `caseInsensitive`, then each entry's strings.
+    func pack(into writer: inout PackedWriter) {
+        writer.byte(caseInsensitive ? 1 : 0)
+        writer.int(required.count)
+        for entry in required {
+            writer.int(entry.count)
+            for string in entry { writer.run(string) }
+        }
+    }
+
+    /// Reads a requirement ``pack(into:)`` wrote.
+    /// - Throws: ``PackedReader/Damaged`` for bytes it did not write.
+    init(packed reader: inout PackedReader) throws(PackedReader.Damaged) {
+        let flag = try reader.byte()
+        guard flag < 2 else { throw PackedReader.Damaged() }
+        let count = try reader.int()
+        guard count <= reader.end - reader.position else { throw PackedReader.Damaged() }
+        var required: [[[UInt8]]] = []
+        for _ in 0..<count {
+            let strings = try reader.int()
+            guard strings <= reader.end - reader.position else { throw PackedReader.Damaged() }
+            var entry: [[UInt8]] = []
+            for _ in 0..<strings { entry.append(Array(reader.bytes[try reader.run()])) }
+            required.append(entry)
+        }
+        self.init(required: required, caseInsensitive: flag == 1)
     }
 }

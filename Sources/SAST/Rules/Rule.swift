@@ -76,10 +76,14 @@ public struct MetavariableRegex: Sendable, Hashable {
     /// it is not a valid expression. `checked`: it was compiled before (``CompiledRegex``), so it
     /// is compiled at its first use.
     public init(source: String, checked: Bool = false) throws {
-        self.source = source
-        let icu = RegexGroupNames.icuSpelling(source)
-        self.captureNames = RegexGroupNames.metavariableGroups(in: icu)
-        self.compiled = RegexBox(try CompiledRegex(pattern: icu, checked: checked))
+        try self.init(try PreparedRegex(source: source, checked: checked, trees: nil))
+    }
+
+    /// The expression ``PatternTrees/regex(source:checked:)`` prepared.
+    init(_ prepared: PreparedRegex) {
+        source = prepared.source
+        captureNames = prepared.captureNames
+        compiled = RegexBox(prepared.compiled)
     }
 
     /// Whether `text` matches at its start (as Python's `re.match` does).

@@ -248,6 +248,12 @@ struct Cursor {
     /// lowered where it is met.
     var trees: PatternTrees? = nil
 
+    /// The expression `source` of a `metavariable-regex` or a template rule, compiled (or, when
+    /// ``compiledBefore``, compiled at its first use) with ``trees``'s literals.
+    func regex(_ source: String) throws -> PreparedRegex {
+        try PreparedRegex(source: source, checked: compiledBefore, trees: trees)
+    }
+
     /// The tree of pattern `text` in ``syntax``.
     func lower(_ text: String) throws(SourceReadError) -> SyntaxNode {
         if let trees { return try trees.tree(text, syntax: syntax) }
@@ -386,7 +392,7 @@ struct Cursor {
             let name = try string(mv, "\(sub).metavariable")
             let source = try string(rx, "\(sub).regex")
             do {
-                return .metavariableRegex(metavariable: name, regex: try MetavariableRegex(source: source, checked: compiledBefore))
+                return .metavariableRegex(metavariable: name, regex: MetavariableRegex(try regex(source)))
             } catch {
                 throw RuleLoader.fail(file, rx.line, "'\(sub).regex': bad regular expression '\(source)'")
             }

@@ -29,6 +29,7 @@ public struct RulePack: Sendable {
     private let bytes: [UInt8]
     private let documents: [String: Range<Int>]
     private let patterns: [String: Range<Int>]
+    private let regexes: [String: Range<Int>]
 
     /// The pack's file name for a build (`compiled-` and 40 hex digits), nil without a build ID.
     static func fileName(buildID: [UInt8]? = BuildID.current) -> String? {
@@ -68,6 +69,7 @@ public struct RulePack: Sendable {
         }
         documents = try table(&reader)
         patterns = try table(&reader)
+        regexes = try table(&reader)
         guard reader.atEnd else { throw PackedReader.Damaged() }
         self.bytes = bytes
     }
@@ -88,8 +90,17 @@ public struct RulePack: Sendable {
         return node
     }
 
+    /// The literal requirement (``RegexLiterals``) of the expression `pattern` in ICU's spelling.
+    func literals(ofRegex pattern: String) -> RegexLiterals? {
+        guard let range = regexes[pattern] else { return nil }
+        var reader = PackedReader(bytes, range: range)
+        guard let literals = try? RegexLiterals(packed: &reader), reader.atEnd else { return nil }
+        return literals
+    }
+
     /// The pack of the rule and set files under `directory` for `buildID`: every file's
-    /// document, and the tree of every pattern their rules and sets lower when all are compiled.
+    /// document, the tree of every pattern their rules and sets lower when all are compiled, and
+    /// the literals of every regular expression they hold.
     /// - Throws: `SentinelError` naming the first bad rule file.
     static func generate(directory: String, buildID: [UInt8]) throws -> [UInt8] {
         var documents: [String: DocumentNode] = [:]
@@ -113,6 +124,14 @@ public struct RulePack: Sendable {
             writer.string(key(syntax: syntax, text: text))
             var entry = PackedWriter()
             node.pack(into: &entry)
+            writer.run(entry.bytes)
+        }
+        let expressions = trees.regexes
+        writer.int(expressions.count)
+        for (pattern, literals) in expressions {
+            writer.string(pattern)
+            var entry = PackedWriter()
+            literals.pack(into: &entry)
             writer.run(entry.bytes)
         }
         var pack = PackedWriter()
@@ -162,6 +181,7 @@ final class PatternTrees: Sendable {
     private let pack: RulePack?
     private let memo = Mutex<[String: [String: SyntaxNode]]>([:])
     private let lowered = Atomic<Int>(0)
+    private let expressions = Mutex<[String: PreparedRegex]>([:])
 
     init(pack: RulePack?) { self.pack = pack }
 
@@ -180,6 +200,26 @@ final class PatternTrees: Sendable {
         return tree
     }
 
+    /// The expression `source` prepared once however many rules hold it (its compiled form and
+    /// its literals shared), with its literals from the pack. An expression not `checked` before
+    /// is compiled here, so that an invalid one throws.
+    func regex(source: String, checked: Bool) throws -> PreparedRegex {
+        if checked, let known = expressions.withLock({ $0[source] }) { return known }
+        let prepared = try PreparedRegex(source: source, checked: checked, literals: { self.pack?.literals(ofRegex: $0) })
+        return expressions.withLock { known in
+            if let first = known[source] { return first }
+            known[source] = prepared
+            return prepared
+        }
+    }
+
+    /// The ICU spelling and literals of every expression prepared so far, sorted.
+    var regexes: [(pattern: String, literals: RegexLiterals)] {
+        let prepared = expressions.withLock { Array($0.values) }
+        let byPattern = Dictionary(prepared.map { ($0.compiled.pattern, $0.compiled.literals) }, uniquingKeysWith: { first, _ in first })
+        return byPattern.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
     /// How many patterns were lowered rather than taken from the pack.
     var lowerings: Int { lowered.load(ordering: .relaxed) }
 
@@ -188,5 +228,34 @@ final class PatternTrees: Sendable {
         memo.withLock { memo in
             memo.flatMap { syntax, trees in trees.map { (syntax, $0.key, $0.value) } }
         }.sorted { ($0.syntax, $0.text) < ($1.syntax, $1.text) }
+    }
+}
+
+/// A regular expression of a rule as the loader prepares it: its source, its ICU spelling's
+/// metavariable groups and its compiled form (``CompiledRegex``), which rules holding the same
+/// source share.
+struct PreparedRegex: Sendable {
+    /// The expression as written.
+    let source: String
+    /// Named groups spelled like metavariables.
+    let captureNames: [String]
+    /// The expression in ICU's spelling, compiled now or at its first use.
+    let compiled: CompiledRegex
+
+    /// Prepares `source` through `trees` (shared, with the pack's literals) or on its own.
+    init(source: String, checked: Bool, trees: PatternTrees?) throws {
+        if let trees {
+            self = try trees.regex(source: source, checked: checked)
+        } else {
+            try self.init(source: source, checked: checked, literals: { _ in nil })
+        }
+    }
+
+    /// Prepares `source`, taking its literals from `literals` (given the ICU spelling) if it has them.
+    init(source: String, checked: Bool, literals: (String) -> RegexLiterals?) throws {
+        self.source = source
+        let icu = RegexGroupNames.icuSpelling(source)
+        captureNames = RegexGroupNames.metavariableGroups(in: icu)
+        compiled = try CompiledRegex(pattern: icu, checked: checked, literals: literals(icu))
     }
 }

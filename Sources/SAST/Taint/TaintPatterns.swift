@@ -59,7 +59,6 @@ struct TaintPatterns: Sendable {
 
     /// `sharedSanitizers`: those of the rule-free analysis (``sharedSanitizers(_:)``).
     init(_ spec: TaintSpec, cwe: [Int] = [], sharedSanitizers: [CompiledPattern] = []) {
-        sources = KindIndex(spec.sources) { $0.pattern.tree }
         sanitizers = KindIndex(spec.sanitizers) { $0.tree }
         sinks = KindIndex(spec.sinks) { $0.pattern.tree }
         sourcePatterns = spec.sources.map(\.pattern)
@@ -69,7 +68,9 @@ struct TaintPatterns: Sendable {
         sourceKeys = spec.sources.map { SourceMatchCache.key(of: $0) }
         sourceListKey = SourceMatchCache.key(of: sourceKeys)
         sanitizerListKey = SourceMatchCache.key(of: spec.sanitizers.map { SourceMatchCache.key(of: $0) })
-        sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.pattern.tree))
+        let shared = SourceParts.of(spec.sources, key: sourceListKey)
+        sources = shared.index
+        sourceNames = shared.names
         // A sink with `pattern-inside` needs the identifiers of both (`$C.get` alone is everywhere).
         var sinkSets: [Set<String>]? = []
         for sink in spec.sinks {
@@ -87,8 +88,8 @@ struct TaintPatterns: Sendable {
         sinkNames = IdentifierRequirement(alternatives: sinkSets)
         // Where the rule and the rule-free analysis treat sanitizers differently: its own, and
         // the shared ones it lacks. A module mentioning neither publishes the rule-free summary.
-        let shared = Set(sharedSanitizers.map(\.source))
-        let own = spec.sanitizers.filter { !shared.contains($0.source) }
+        let sharedTexts = Set(sharedSanitizers.map(\.source))
+        let own = spec.sanitizers.filter { !sharedTexts.contains($0.source) }
         let lacked = sharedSanitizers.filter { sanitizer in !spec.sanitizers.contains { $0.source == sanitizer.source } }
         sanitizerNames = IdentifierRequirement(patterns: (own + lacked).map(\.tree))
         lacksSharedSanitizers = !lacked.isEmpty
@@ -112,6 +113,34 @@ struct TaintPatterns: Sendable {
     let sourceListKey: Int
     /// The key of the sanitizers, for sharing what they say about each node.
     let sanitizerListKey: Int
+}
+
+/// What a rule's patterns derive from its sources alone, built once per source list: most taint
+/// rules of a language include the same source sets, and indexing them was a tenth of compiling
+/// the rules (issue 77). Found by ``TaintPatterns/sourceListKey`` (which numbers a list by its
+/// sources' texts, kinds and `pattern-inside` texts) and then by equal sources: the same text
+/// may lower to another tree in another language. The rules' patterns come from one
+/// ``PatternTrees``, whose trees for one text share their storage, so the check is cheap.
+private final class SourceParts: Sendable {
+    let sources: [TaintSource]
+    let index: KindIndex<TaintSource>
+    let names: IdentifierRequirement
+
+    private init(_ sources: [TaintSource]) {
+        self.sources = sources
+        index = KindIndex(sources) { $0.pattern.tree }
+        names = IdentifierRequirement(patterns: sources.map(\.pattern.tree))
+    }
+
+    private static let built = Mutex<[Int: [SourceParts]]>([:])
+
+    /// The parts of `sources`, whose list key is `key`.
+    static func of(_ sources: [TaintSource], key: Int) -> SourceParts {
+        if let known = built.withLock({ $0[key] ?? [] }).first(where: { $0.sources == sources }) { return known }
+        let parts = SourceParts(sources)
+        built.withLock { $0[key, default: []].append(parts) }
+        return parts
+    }
 }
 
 /// Values keyed by what their pattern's root needs: a call's callee name, an attribute's or name's

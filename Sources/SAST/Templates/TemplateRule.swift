@@ -71,9 +71,13 @@ public struct TemplateRegex: Sendable, Hashable {
     /// Compiles `source` (Python's `(?P<NAME>` groups are accepted); throws when it is invalid.
     /// `checked`: it was compiled before (``CompiledRegex``), so it is compiled at its first use.
     public init(source: String, checked: Bool = false) throws {
-        self.source = source
-        let icu = RegexGroupNames.icuSpelling(source)
-        box = try CompiledRegex(pattern: icu, checked: checked)
+        self.init(try PreparedRegex(source: source, checked: checked, trees: nil))
+    }
+
+    /// The expression ``PatternTrees/regex(source:checked:)`` prepared.
+    init(_ prepared: PreparedRegex) {
+        source = prepared.source
+        box = prepared.compiled
     }
 
     /// The UTF-16 ranges of every non-overlapping match in `text`.

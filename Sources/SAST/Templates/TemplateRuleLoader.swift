@@ -68,7 +68,7 @@ enum TemplateRuleLoader {
     /// Compiles a rule's regular expression; throws naming the file and the line.
     static func compile(_ source: String, _ node: DocumentNode, _ c: Cursor) throws -> TemplateRegex {
         do {
-            return try TemplateRegex(source: source, checked: c.compiledBefore)
+            return TemplateRegex(try c.regex(source))
         } catch {
             throw RuleLoader.fail(c.file, node.line, "invalid regular expression '\(source)'")
         }
