@@ -41,13 +41,8 @@ extension SyntaxNode {
         guard present < 4 else { throw PackedReader.Damaged() }
         let text = present & 1 != 0 ? try reader.string() : nil
         let raw = present & 2 != 0 ? try reader.string() : nil
-        var locations: [SourceLocation] = []
-        for _ in 0..<2 {
-            let line = try reader.int()
-            let column = try reader.int()
-            let offset = try reader.int()
-            locations.append(SourceLocation(line: line, column: column, offset: offset))
-        }
+        let start = SourceLocation(line: try reader.int(), column: try reader.int(), offset: try reader.int())
+        let end = SourceLocation(line: try reader.int(), column: try reader.int(), offset: try reader.int())
         let count = try reader.int()
         // Each child takes at least nine bytes: a count beyond what is left is damage.
         guard count <= (reader.end - reader.position) / 9 else { throw PackedReader.Damaged() }
@@ -55,6 +50,6 @@ extension SyntaxNode {
         children.reserveCapacity(count)
         for _ in 0..<count { children.append(try unpack(&reader, depth: depth + 1)) }
         return SyntaxNode(
-            kinds[number], text: text, children: children, range: SourceRange(start: locations[0], end: locations[1]), raw: raw)
+            kinds[number], text: text, children: children, range: SourceRange(start: start, end: end), raw: raw)
     }
 }

@@ -506,7 +506,7 @@ final class CompiledRule: Sendable {
     static func required(_ formula: PatternFormula) -> [Set<String>]? {
         switch formula {
         case .pattern(let pattern):
-            return IdentifierRequirement(patterns: [pattern.tree]).alternatives
+            return IdentifierRequirement(compiled: [pattern]).alternatives
         case .either(let alternatives):
             var out: [Set<String>] = []
             for alternative in alternatives {

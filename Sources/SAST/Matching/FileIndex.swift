@@ -285,9 +285,17 @@ struct IdentifierRequirement: Sendable {
     init(alternatives: [Set<String>]?) { self.alternatives = alternatives }
 
     init(patterns: [SyntaxNode]) {
+        self.init(identifierSets: patterns.map(PatternIndexKey.requiredIdentifiers))
+    }
+
+    /// ``init(patterns:)`` from the identifiers each compiled pattern already holds.
+    init(compiled patterns: [CompiledPattern]) {
+        self.init(identifierSets: patterns.map(\.requiredIdentifiers))
+    }
+
+    private init(identifierSets: [Set<String>]) {
         var out: [Set<String>] = []
-        for tree in patterns {
-            let ids = PatternIndexKey.requiredIdentifiers(tree)
+        for ids in identifierSets {
             if ids.isEmpty {
                 alternatives = nil
                 return

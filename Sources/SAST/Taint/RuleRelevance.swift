@@ -327,16 +327,16 @@ struct RelevanceNames: Sendable {
         for source in spec.sources {
             let tree = source.pattern.tree
             if definitions.contains(tree.kind) {
-                header.append(PatternIndexKey.requiredIdentifiers(tree))
+                header.append(source.pattern.requiredIdentifiers)
             } else {
-                body.append(PatternIndexKey.requiredIdentifiers(tree))
+                body.append(source.pattern.requiredIdentifiers)
             }
         }
         for sanitizer in ownSanitizers + lackedSanitizers {
-            body.append(PatternIndexKey.requiredIdentifiers(sanitizer.tree))
+            body.append(sanitizer.requiredIdentifiers)
         }
         for sink in spec.sinks {
-            let own = PatternIndexKey.requiredIdentifiers(sink.pattern.tree)
+            let own = sink.pattern.requiredIdentifiers
             if !own.isEmpty {
                 body.append(own)
                 continue
@@ -353,7 +353,7 @@ struct RelevanceNames: Sendable {
                 vocabulary.formUnion(fileWide)
                 continue
             }
-            var needed = sink.inside.map { PatternIndexKey.requiredIdentifiers($0.tree) } ?? []
+            var needed = sink.inside?.requiredIdentifiers ?? []
             sink.pattern.tree.walk { node in
                 if node.kind == .string, let text = node.text, !text.hasPrefix("$") { needed.insert(text) }
                 return true

@@ -76,8 +76,8 @@ struct TaintPatterns: Sendable {
         for sink in spec.sinks {
             // Assignments to a secret's name are found by the name (``SharedSummaries/assigns(to:)``).
             if sink.targetRegex != nil { continue }
-            var ids = PatternIndexKey.requiredIdentifiers(sink.pattern.tree)
-            if let inside = sink.inside { ids.formUnion(PatternIndexKey.requiredIdentifiers(inside.tree)) }
+            var ids = sink.pattern.requiredIdentifiers
+            if let inside = sink.inside { ids.formUnion(inside.requiredIdentifiers) }
             ids.formUnion(sink.valueIdentifiers)
             if ids.isEmpty {
                 sinkSets = nil
@@ -91,7 +91,7 @@ struct TaintPatterns: Sendable {
         let sharedTexts = Set(sharedSanitizers.map(\.source))
         let own = spec.sanitizers.filter { !sharedTexts.contains($0.source) }
         let lacked = sharedSanitizers.filter { sanitizer in !spec.sanitizers.contains { $0.source == sanitizer.source } }
-        sanitizerNames = IdentifierRequirement(patterns: (own + lacked).map(\.tree))
+        sanitizerNames = IdentifierRequirement(compiled: own + lacked)
         lacksSharedSanitizers = !lacked.isEmpty
         isPathRule = !Set(cwe).isDisjoint(with: [22, 23, 36, 73])
         isRequestRule = cwe.contains(918)
@@ -129,7 +129,7 @@ private final class SourceParts: Sendable {
     private init(_ sources: [TaintSource]) {
         self.sources = sources
         index = KindIndex(sources) { $0.pattern.tree }
-        names = IdentifierRequirement(patterns: sources.map(\.pattern.tree))
+        names = IdentifierRequirement(compiled: sources.map(\.pattern))
     }
 
     private static let built = Mutex<[Int: [SourceParts]]>([:])
