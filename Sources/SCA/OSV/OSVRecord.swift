@@ -132,7 +132,8 @@ public enum OSVEvent: Sendable, Hashable {
 /// RFC 3339 timestamps compared as text after normalisation.
 enum OSVTimestamp {
     /// `date` as a sort key.
-    static func sortKey(of date: Date) -> String { sortKey(ISO8601DateFormatter().string(from: date)) }
+    /// (Written by `UTCTimestamp`: an `ISO8601DateFormatter` costs an ICU date format per lookup.)
+    static func sortKey(of date: Date) -> String { sortKey(UTCTimestamp.string(date, milliseconds: false)) }
 
     /// Whether `text` (a `withdrawn` date) is set and not later than `now` (a sort key). A date
     /// in the future is not a withdrawal yet: the OSV schema's `withdrawn` says when it was withdrawn.
