@@ -156,7 +156,7 @@ release: apt-deps
 	$(SWIFT) build -c release --scratch-path $(RELEASE_DIR) -Xswiftc -static-stdlib --disable-local-rpath --product sentinel
 	@# The rules as this build reads them (rules/compiled-BUILDID.pack, git-ignored), as an install
 	@# compiles .pyc files: scans take the rules' documents and pattern trees from it (RulePack).
-	$(RELEASE_CLI) rules compile rules
+	$(RELEASE_CLI) rules compile rules || echo "warning: no rule pack written; scans read the rules' YAML (slower, not different)"
 	@echo "$(RELEASE_BIN) (runs sandbox run itself, every other command through $(RELEASE_CLI))"
 
 # $(DESTDIR)$(PREFIX)/bin/sentinel, $(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli and
@@ -171,7 +171,8 @@ install: release
 	cp -R rules profiles "$(DESTDIR)$(PREFIX)/share/sentinel/"
 	@# Only the installed build's rule pack: other builds' (kept beside the rules here) are of no use.
 	rm -f "$(DESTDIR)$(PREFIX)/share/sentinel/rules/"compiled-*.pack
-	$(RELEASE_CLI) rules compile "$(DESTDIR)$(PREFIX)/share/sentinel/rules"
+	$(RELEASE_CLI) rules compile "$(DESTDIR)$(PREFIX)/share/sentinel/rules" \
+	  || echo "warning: no rule pack written; scans read the rules' YAML (slower, not different)"
 	chmod -R u=rwX,go=rX "$(DESTDIR)$(PREFIX)/share/sentinel"
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/sentinel, $(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli and $(DESTDIR)$(PREFIX)/share/sentinel/{rules,profiles}"
 

@@ -11,7 +11,8 @@ struct RulesCompileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compile",
         abstract: "Write this build's compiled rule pack beside the rules (scans then start faster).",
-        discussion: "Exit status: 0 written, 2 a rule file is invalid or the pack cannot be written.")
+        discussion:
+            "Exit status: 0 written, 1 the pack cannot be written (no build ID, a directory not writable), 2 a rule file is invalid.")
 
     @Argument(help: "Rule directory (default: the shipped rules).") var directory: String?
 

@@ -129,6 +129,32 @@ import Testing
         #expect(left == Set([written, "x.yaml", "notes.txt"] + older.prefix(RulePack.maximumKept - 1)))
     }
 
+    @Test("texts equal only canonically (a Kelvin sign for K) share no tree, expression or pack entry")
+    func canonicallyEqualTextsAreNotShared() throws {
+        let plain = "print(SECRET_KEY)"
+        let kelvin = "print(SECRET_\u{212A}EY)"
+        #expect(plain == kelvin && !plain.utf8.elementsEqual(kelvin.utf8))
+        // JavaScript compares identifiers by code point (Python normalises them, NFKC: one tree).
+        let javaScript = PatternSyntax(name: "javascript")
+        let trees = PatternTrees(pack: nil)
+        let first = try trees.tree(plain, syntax: javaScript)
+        let second = try trees.tree(kelvin, syntax: javaScript)
+        #expect(first.sexpr.utf8.elementsEqual(try javaScript.lower(plain).sexpr.utf8))
+        #expect(second.sexpr.utf8.elementsEqual(try javaScript.lower(kelvin).sexpr.utf8))
+        #expect(!first.sexpr.utf8.elementsEqual(second.sexpr.utf8))
+        let regex = try trees.regex(source: "^SECRET_KEY$", checked: true)
+        let other = try trees.regex(source: "^SECRET_\u{212A}EY$", checked: true)
+        #expect(regex.compiled !== other.compiled && other.compiled.pattern.utf8.elementsEqual("^SECRET_\u{212A}EY$".utf8))
+
+        let directory = try RuleIndexTests.temporaryDirectory("pack-kelvin")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "id: test.k\nmessage: k\nseverity: low\npattern: \(plain)\n".write(
+            to: directory.appendingPathComponent("k.yaml"), atomically: true, encoding: .utf8)
+        let pack = try RulePack(bytes: try RulePack.generate(directory: directory.path, buildID: Self.build), buildID: Self.build)
+        #expect(pack.pattern(syntax: "python", text: plain) != nil)
+        #expect(pack.pattern(syntax: "python", text: kelvin) == nil)
+    }
+
     @Test("the tree decoders refuse whatever they did not write, without crashing, and bound their depth")
     func decodersRefuseArbitraryBytes() throws {
         var generator = SeededGenerator(seed: 77)

@@ -27,9 +27,20 @@ public struct RulePack: Sendable {
     static let maximumSize = 64 << 20
 
     private let bytes: [UInt8]
-    private let documents: [String: Range<Int>]
-    private let patterns: [String: Range<Int>]
-    private let regexes: [String: Range<Int>]
+    // Keys are compared byte for byte on every hit (``Entry``): Swift's `==` on strings is
+    // canonical equivalence (a Kelvin sign is a `K`), and patterns and expressions compare code points.
+    private let documents: [String: Entry]
+    private let patterns: [String: Entry]
+    private let regexes: [String: Entry]
+
+    /// A table's entry: its key as written and where its value lies.
+    private struct Entry: Sendable {
+        let key: String
+        let range: Range<Int>
+
+        /// The value's range when `key` is this entry's key byte for byte.
+        func range(for key: String) -> Range<Int>? { self.key.utf8.elementsEqual(key.utf8) ? range : nil }
+    }
 
     /// The pack's file name for a build (`compiled-` and 40 hex digits), nil without a build ID.
     static func fileName(buildID: [UInt8]? = BuildID.current) -> String? {
@@ -56,14 +67,16 @@ public struct RulePack: Sendable {
         else { throw PackedReader.Damaged() }
         let digest = try reader.raw(32)
         guard digest.elementsEqual(SHA256.hash(bytes[reader.position..<reader.end])) else { throw PackedReader.Damaged() }
-        func table(_ reader: inout PackedReader) throws(PackedReader.Damaged) -> [String: Range<Int>] {
+        func table(_ reader: inout PackedReader) throws(PackedReader.Damaged) -> [String: Entry] {
             let count = try reader.int()
             guard count <= (reader.end - reader.position) / 2 else { throw PackedReader.Damaged() }
-            var table: [String: Range<Int>] = [:]
+            var table: [String: Entry] = [:]
             table.reserveCapacity(count)
             for _ in 0..<count {
                 let key = try reader.string()
-                table[key] = try reader.run()
+                // Two keys equal only canonically: the first is kept, the other is never found.
+                let entry = Entry(key: key, range: try reader.run())
+                if table[key] == nil { table[key] = entry }
             }
             return table
         }
@@ -76,7 +89,7 @@ public struct RulePack: Sendable {
 
     /// The document of a rule file whose bytes have SHA-256 `sha256` (64 lowercase hex digits).
     func document(sha256: String) -> DocumentNode? {
-        guard let range = documents[sha256] else { return nil }
+        guard let range = documents[sha256]?.range(for: sha256) else { return nil }
         var reader = PackedReader(bytes, range: range)
         guard let node = try? DocumentNode(packed: &reader), reader.atEnd else { return nil }
         return node
@@ -84,7 +97,8 @@ public struct RulePack: Sendable {
 
     /// The tree of pattern `text` in `syntax`.
     func pattern(syntax: String, text: String) -> SyntaxNode? {
-        guard let range = patterns[Self.key(syntax: syntax, text: text)] else { return nil }
+        let key = Self.key(syntax: syntax, text: text)
+        guard let range = patterns[key]?.range(for: key) else { return nil }
         var reader = PackedReader(bytes, range: range)
         guard let node = try? SyntaxNode(packed: &reader), reader.atEnd else { return nil }
         return node
@@ -92,7 +106,7 @@ public struct RulePack: Sendable {
 
     /// The literal requirement (``RegexLiterals``) of the expression `pattern` in ICU's spelling.
     func literals(ofRegex pattern: String) -> RegexLiterals? {
-        guard let range = regexes[pattern] else { return nil }
+        guard let range = regexes[pattern]?.range(for: pattern) else { return nil }
         var reader = PackedReader(bytes, range: range)
         guard let literals = try? RegexLiterals(packed: &reader), reader.atEnd else { return nil }
         return literals
@@ -179,7 +193,8 @@ public struct RulePack: Sendable {
 /// repeat), or taken from the ``RulePack`` when it has it.
 final class PatternTrees: Sendable {
     private let pack: RulePack?
-    private let memo = Mutex<[String: [String: SyntaxNode]]>([:])
+    // By syntax, then text; a hit counts only for the same bytes (see ``RulePack``'s keys).
+    private let memo = Mutex<[String: [String: (text: String, tree: SyntaxNode)]]>([:])
     private let lowered = Atomic<Int>(0)
     private let expressions = Mutex<[String: PreparedRegex]>([:])
 
@@ -188,7 +203,7 @@ final class PatternTrees: Sendable {
     /// The tree of `text` in `syntax`, lowered at most once.
     /// - Throws: ``SourceReadError`` from the syntax's front end.
     func tree(_ text: String, syntax: PatternSyntax) throws(SourceReadError) -> SyntaxNode {
-        if let known = memo.withLock({ $0[syntax.name]?[text] }) { return known }
+        if let known = memo.withLock({ $0[syntax.name]?[text] }), known.text.utf8.elementsEqual(text.utf8) { return known.tree }
         let tree: SyntaxNode
         if let packed = pack?.pattern(syntax: syntax.name, text: text) {
             tree = packed
@@ -196,7 +211,9 @@ final class PatternTrees: Sendable {
             tree = try syntax.lower(text)
             lowered.add(1, ordering: .relaxed)
         }
-        memo.withLock { $0[syntax.name, default: [:]][text] = tree }
+        memo.withLock { memo in
+            if memo[syntax.name]?[text] == nil { memo[syntax.name, default: [:]][text] = (text, tree) }
+        }
         return tree
     }
 
@@ -204,12 +221,15 @@ final class PatternTrees: Sendable {
     /// its literals shared), with its literals from the pack. An expression not `checked` before
     /// is compiled here, so that an invalid one throws.
     func regex(source: String, checked: Bool) throws -> PreparedRegex {
-        if checked, let known = expressions.withLock({ $0[source] }) { return known }
+        if checked, let known = expressions.withLock({ $0[source] }), known.source.utf8.elementsEqual(source.utf8) { return known }
         let prepared = try PreparedRegex(source: source, checked: checked, literals: { self.pack?.literals(ofRegex: $0) })
         return expressions.withLock { known in
-            if let first = known[source] { return first }
-            known[source] = prepared
-            return prepared
+            guard let first = known[source] else {
+                known[source] = prepared
+                return prepared
+            }
+            // A text equal only canonically is another expression: not shared.
+            return first.source.utf8.elementsEqual(source.utf8) ? first : prepared
         }
     }
 
@@ -226,7 +246,7 @@ final class PatternTrees: Sendable {
     /// Every pattern lowered or taken so far, sorted by syntax and text.
     var trees: [(syntax: String, text: String, tree: SyntaxNode)] {
         memo.withLock { memo in
-            memo.flatMap { syntax, trees in trees.map { (syntax, $0.key, $0.value) } }
+            memo.flatMap { syntax, trees in trees.values.map { (syntax, $0.text, $0.tree) } }
         }.sorted { ($0.syntax, $0.text) < ($1.syntax, $1.text) }
     }
 }

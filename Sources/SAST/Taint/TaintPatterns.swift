@@ -133,13 +133,29 @@ private final class SourceParts: Sendable {
     }
 
     private static let built = Mutex<[Int: [SourceParts]]>([:])
+    /// Source lists kept: the shipped rules have a few dozen; a process that loads rule sets of
+    /// its own again and again (`rules test`, tests) starts afresh past this.
+    static let maximumKept = 512
 
     /// The parts of `sources`, whose list key is `key`.
     static func of(_ sources: [TaintSource], key: Int) -> SourceParts {
-        if let known = built.withLock({ $0[key] ?? [] }).first(where: { $0.sources == sources }) { return known }
+        if let known = built.withLock({ $0[key] ?? [] }).first(where: { same($0.sources, sources) }) { return known }
         let parts = SourceParts(sources)
-        built.withLock { $0[key, default: []].append(parts) }
+        built.withLock { table in
+            if table.count >= maximumKept { table.removeAll() }
+            table[key, default: []].append(parts)
+        }
         return parts
+    }
+
+    /// Equal sources whose texts are also the same bytes (`==` on strings is canonical equivalence).
+    private static func same(_ a: [TaintSource], _ b: [TaintSource]) -> Bool {
+        a.count == b.count
+            && zip(a, b).allSatisfy { x, y in
+                x == y && x.pattern.source.utf8.elementsEqual(y.pattern.source.utf8)
+                    && (x.inside?.source.utf8).map { inside in y.inside.map { inside.elementsEqual($0.source.utf8) } ?? false }
+                        ?? (y.inside == nil)
+            }
     }
 }
 
