@@ -142,6 +142,11 @@ import Testing
         #expect(first.sexpr.utf8.elementsEqual(try javaScript.lower(plain).sexpr.utf8))
         #expect(second.sexpr.utf8.elementsEqual(try javaScript.lower(kelvin).sexpr.utf8))
         #expect(!first.sexpr.utf8.elementsEqual(second.sexpr.utf8))
+        // Taint sources matched once per file by text number: another text, another number.
+        let k = CompiledPattern(source: "SECRET_KEY", tree: try javaScript.lower("SECRET_KEY"))
+        let kelvinName = CompiledPattern(source: "SECRET_\u{212A}EY", tree: try javaScript.lower("SECRET_\u{212A}EY"))
+        #expect(SourceMatchCache.key(of: k) != SourceMatchCache.key(of: kelvinName))
+        #expect(SourceMatchCache.key(of: k) == SourceMatchCache.key(of: k))
         let regex = try trees.regex(source: "^SECRET_KEY$", checked: true)
         let other = try trees.regex(source: "^SECRET_\u{212A}EY$", checked: true)
         #expect(regex.compiled !== other.compiled && other.compiled.pattern.utf8.elementsEqual("^SECRET_\u{212A}EY$".utf8))

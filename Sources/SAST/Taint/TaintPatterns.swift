@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Synchronization
 import PythonSyntax
 
@@ -306,14 +307,19 @@ final class SourceMatchCache {
     /// looks up each of its source patterns in every file.
     private var offsets: [[Int]?] = []
 
-    /// Pattern text → number, process-wide (rules are loaded once; the table only grows).
-    private static let numbers = Mutex<[String: Int]>([:])
+    /// Pattern text → number, process-wide (rules are loaded once; the table only grows). By
+    /// bytes (``ExactText``): texts equal only canonically are other patterns.
+    private static let numbers = Mutex<[ExactText: Int]>([:])
 
     /// The number of a pattern's text, the same for every rule that has it.
     static func key(of pattern: CompiledPattern) -> Int {
+        number(of: ExactText(pattern.source))
+    }
+
+    private static func number(of text: ExactText) -> Int {
         numbers.withLock { table in
-            if let known = table[pattern.source] { return known }
-            table[pattern.source] = table.count
+            if let known = table[text] { return known }
+            table[text] = table.count
             return table.count - 1
         }
     }
@@ -327,15 +333,15 @@ final class SourceMatchCache {
     private var listOffsets: [Int: [Int]] = [:]
 
     /// By `pattern-inside` text: where its matches lie (metavariables aside).
-    private var insides: [String: OffsetRegions] = [:]
+    private var insides: [ExactText: OffsetRegions] = [:]
 
     /// The regions of the file `inside` matches, searched once per file.
     private func insideRegions(_ inside: CompiledPattern, in index: FileIndex) -> OffsetRegions {
-        if let known = insides[inside.source] { return known }
+        if let known = insides[ExactText(inside.source)] { return known }
         // Through the compiled pattern's file check: a statement run (`function $F(...) {...} ...
         // module.exports = $F`) in a file without `exports` is not tried from every statement.
         let found = OffsetRegions(PatternSearch(index: index).matches(inside).map { ($0.range.start.offset, $0.range.end.offset) })
-        insides[inside.source] = found
+        insides[ExactText(inside.source)] = found
         return found
     }
 
@@ -360,14 +366,10 @@ final class SourceMatchCache {
     /// The number of a source with what decides its matches besides the pattern: its kind and
     /// its `pattern-inside`.
     static func key(of source: TaintSource) -> Int {
-        numbers.withLock { table in
-            let text =
+        number(
+            of: ExactText(
                 "source\u{0}\(source.isLocal)\u{0}\(source.isLibrary)\u{0}\(source.requestPart?.rawValue ?? "")\u{0}"
-                + "\(source.inside?.source ?? "")\u{0}" + source.pattern.source
-            if let known = table[text] { return known }
-            table[text] = table.count
-            return table.count - 1
-        }
+                    + "\(source.inside?.source ?? "")\u{0}" + source.pattern.source))
     }
 
     /// Process-wide numbers of source lists, as ``numbers`` of pattern texts.
