@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import DAST
@@ -6,18 +7,6 @@ import Testing
 /// Seeded random documents built from the characters parsers branch on: nothing crashes, and
 /// each parser's invariants hold on every input.
 @Suite struct ParserRobustnessTests {
-    /// A deterministic generator (SplitMix64), so a failure reproduces from its seed.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
     private static let pieces = [
         "<", ">", "</", "/", "=", "\"", "'", "`", " ", "\n", "\t", "&", "&amp;", "&#", "x", ";", "<!--", "-->", "<!",
         "<a href=", "<form action=", "<input name=", "<select>", "<option>", "<script>", "</script>", "<style>",
@@ -26,7 +15,7 @@ import Testing
     ]
 
     private static func document(seed: UInt64) -> String {
-        var generator = Generator(state: seed)
+        var generator = SeededRandom(state: seed)
         let count = Int.random(in: 0..<400, using: &generator)
         return (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
     }

@@ -2,6 +2,7 @@ import Documents
 import Foundation
 import Support
 import SyntaxTree
+import TestSupport
 import Testing
 
 @testable import SAST
@@ -162,7 +163,7 @@ import Testing
 
     @Test("the tree decoders refuse whatever they did not write, without crashing, and bound their depth")
     func decodersRefuseArbitraryBytes() throws {
-        var generator = SeededGenerator(seed: 77)
+        var generator = SeededRandom(state: 77)
         var document = PackedWriter()
         try RuleLoader.document("a: [1, {b: c}]\nd: e\n", file: "x.yaml").pack(into: &document)
         var tree = PackedWriter()
@@ -193,18 +194,5 @@ import Testing
         deep.byte(0)
         var reader = PackedReader(deep.bytes)
         #expect(throws: PackedReader.Damaged.self) { try DocumentNode(packed: &reader) }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure names a reproducible input.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
