@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// How current one ecosystem's advisory data is by its own dates: the newest `modified` of its
 /// records. The import time says nothing about the data (an old export imported today is old).
@@ -39,6 +40,6 @@ extension OSVDatabase {
     /// The instant of a normalised key (`YYYY-MM-DDTHH:MM:SS.fffffffffZ`); nil for other text.
     static func date(ofSortKey key: String) -> Date? {
         guard key.utf8.count == 30, key.hasSuffix("Z") else { return nil }
-        return ISO8601DateFormatter().date(from: String(key.prefix(19)) + "Z")
+        return UTCTimestamp.date(secondsPrefixOf: key)
     }
 }
