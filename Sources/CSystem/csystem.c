@@ -345,3 +345,10 @@ ssize_t csys_recv_with_fd(int socket, void *buffer, size_t count, int *fd) {
     }
     return got;
 }
+
+/* jemalloc's options (sentinel-cli links Debian's libjemalloc2; elsewhere nothing reads this).
+   One arena per CPU, taken by the CPU a thread runs on, instead of jemalloc's default of four
+   per CPU taken by thread: an analysis starts a thread per core and Dispatch starts more, and
+   each fresh arena faulted in pages of its own. 3-5 % less CPU at small roots, 1 % at docmost
+   (BENCHMARKS.md, round 11). MALLOC_CONF in the environment still applies after it. */
+__attribute__((used, visibility("default"))) const char *malloc_conf = "percpu_arena:percpu";
