@@ -1,5 +1,6 @@
 import Foundation
 import PythonSyntax
+import Support
 import Synchronization
 
 /// Sources, sinks and sanitizers: pattern matches against the rule, and the flows reported.
@@ -171,7 +172,9 @@ final class InsideRanges: Sendable {
         var nesting: NestedRanges
     }
 
-    private let matches = Mutex<[String: Matches]>([:])
+    /// By the pattern's text as bytes (``ExactText``) and then its tree: one file's rules share
+    /// this memo, and the same text read in another syntax is another pattern.
+    private let matches = Mutex<[ExactText: [(tree: SyntaxNode, matches: Matches)]]>([:])
     /// The ranges of the file's functions (definitions and lambdas), nested; built at the first `return` asked.
     private let functions = Mutex<(ranges: [SourceRange], nesting: NestedRanges)?>(nil)
 
@@ -186,7 +189,8 @@ final class InsideRanges: Sendable {
     func contains(
         _ range: SourceRange, _ bindings: Bindings, inside pattern: CompiledPattern, index: FileIndex, ownReturn: Bool = false
     ) -> Bool {
-        let known = matches.withLock { $0[pattern.source] }
+        let key = ExactText(pattern.source)
+        let known = matches.withLock { $0[key]?.first { $0.tree == pattern.tree }?.matches }
         // Searched outside the mutex: the search reads the index, never this memo.
         let memo: Matches
         if let known {
@@ -194,7 +198,7 @@ final class InsideRanges: Sendable {
         } else {
             let found = PatternSearch(index: index).matches(pattern.tree)
             memo = Matches(found: found, nesting: NestedRanges(found.map(\.range)))
-            matches.withLock { $0[pattern.source] = memo }
+            matches.withLock { $0[key, default: []].append((pattern.tree, memo)) }
         }
         let nested = ownReturn ? functionsHolding(range, index: index) : []
         return memo.nesting.enclosing(range).contains { position in

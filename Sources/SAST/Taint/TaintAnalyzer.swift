@@ -102,7 +102,7 @@ struct TaintAnalyzer {
     var statementRange: SourceRange?
     /// Source fields of each class: `self.x = <source>` in one method, read in another.
     var sourceFields: [String: [String: Taint]] = [:]
-    /// Sinks already matched with `pattern-inside` ranges, by sink pattern.
+    /// The matches of `pattern-inside` patterns in this file, shared by its rules (``SourceMatchCache``).
     let insideRanges: InsideRanges
     /// The sinks each node visited is (this rule's own).
     let sinkAnswers = NodeAnswers<[SinkSite]>()
@@ -122,7 +122,7 @@ struct TaintAnalyzer {
         self.ruleId = ruleId
         self.project = project
         self.model = model ?? FileModel(root: index.root)
-        self.insideRanges = InsideRanges()
+        self.insideRanges = sourceCache.insideRanges
         self.sanitizerAnswers = sourceCache.answers(sanitizers: patterns.sanitizerListKey)
         self.sourceAnswers = sourceCache.answers(sources: patterns.sourceListKey)
         self.shared = shared
