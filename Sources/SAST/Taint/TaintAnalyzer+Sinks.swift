@@ -196,7 +196,9 @@ final class InsideRanges: Sendable {
         if let known {
             memo = known
         } else {
-            let found = PatternSearch(index: index).matches(pattern.tree)
+            // Through the compiled pattern, unsearched where the file lacks an identifier or
+            // string every match needs (a NestJS `@Param` handler's shape in a file without one).
+            let found = PatternSearch(index: index).matches(pattern)
             memo = Matches(found: found, nesting: NestedRanges(found.map(\.range)))
             matches.withLock { $0[key, default: []].append((pattern.tree, memo)) }
         }
