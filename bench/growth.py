@@ -17,7 +17,12 @@ Shapes (N at 1x, before --base-scale):
 - express-calls   N lines of `f(a, b);` beside an Express route that runs `exec` (N = 1000);
 - ts-generics     N TypeScript statements `a < b , c > (d);` beside an Express route (N = 1000);
 - templates       N directories each holding `partial.html` that includes "partial.html" and
-                  prints a variable, one Flask view rendering one of them (N = 256).
+                  prints a variable, one Flask view rendering one of them (N = 256);
+- amd-modules     N AMD modules `define('m_i', ['m_{i-1}'], function (d) { return { f: ... } })`,
+                  each a callback holding two methods, the shape of a module loader's bundle,
+                  beside an Express route that runs `exec` (N = 100; found for issue 77);
+- callbacks       N statements `items.forEach(function (it, k) { ... items.map(function (z) ...) })`,
+                  a callback holding a callback, beside the same route (N = 100).
 Each generated program also holds one true finding (the route reaching its sink): the count of
 findings is printed, so a size where the finding is lost shows.
 """
@@ -80,12 +85,35 @@ def templates(n):
     return files
 
 
+def amd_modules(n):
+    lines = ["const express = require('express');", "const { exec } = require('child_process');", "const app = express();"]
+    for i in range(n):
+        dependency = f"'m{i - 1}'" if i else ""
+        lines.append(f"define('m{i}', [{dependency}], function (d) {{ return {{ f: function (x) {{ return d ? d.f(x) : x; }}, "
+                     f"g{i}: function (y) {{ var z = y + {i}; return z; }} }}; }});")
+    lines.append("app.get('/run', (req, res) => { exec(req.query.cmd); res.send('ok'); });")
+    lines.append("app.listen(3000);")
+    return {"app.js": "\n".join(lines) + "\n"}
+
+
+def callbacks(n):
+    lines = ["const express = require('express');", "const { exec } = require('child_process');", "const app = express();",
+             "var items = [];"]
+    lines += [f"items.forEach(function (it, k) {{ var w{i} = it.value + k; items.map(function (z) {{ return z + w{i}; }}); }});"
+              for i in range(n)]
+    lines.append("app.get('/run', (req, res) => { exec(req.query.cmd); res.send('ok'); });")
+    lines.append("app.listen(3000);")
+    return {"app.js": "\n".join(lines) + "\n"}
+
+
 SHAPES = {
     "js-chain": (js_chain, 1000),
     "py-chain": (py_chain, 1000),
     "express-calls": (express_calls, 1000),
     "ts-generics": (ts_generics, 1000),
     "templates": (templates, 256),
+    "amd-modules": (amd_modules, 100),
+    "callbacks": (callbacks, 100),
 }
 
 
