@@ -149,6 +149,10 @@ public protocol Scanner: Sendable {
     /// that it runs while the files are listed; returns at once. `scan` waits for it and uses
     /// it; errors surface from `scan`.
     func prepare(context: ScanContext)
+    /// Waits for what ``prepare(context:)`` started when ``scan(_:context:)`` did not take it (the
+    /// scanner did not apply, was unavailable, or the scan stopped before it), and drops it: no
+    /// thread a scanner started outlives the scan. The runner calls it once every scanner is done.
+    func finishPreparing()
 }
 
 extension Scanner {
@@ -162,4 +166,6 @@ extension Scanner {
     public func unavailableFailsScan(context: ScanContext) -> Bool { false }
     /// By default there is nothing to prepare.
     public func prepare(context: ScanContext) {}
+    /// By default nothing was started.
+    public func finishPreparing() {}
 }

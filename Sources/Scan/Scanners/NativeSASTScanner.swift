@@ -80,6 +80,11 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         prepared.start(directories) { Result { try RuleSet.read(directories: directories, indexed: indexed) } }
     }
 
+    /// Waits for the rule files ``prepare(context:)`` reads, if the scan did not take them.
+    public func finishPreparing() {
+        _ = prepared.take()
+    }
+
     /// Runs the native rules over the Python files; a bad rule file is reported as bad input (exit 2).
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         let directories = builtInDirectories + context.ruleDirectories
@@ -362,8 +367,8 @@ private final class PreparedRules: Sendable {
     func start(_ directories: [String], _ read: @escaping @Sendable () -> Result<RuleDocuments, any Error>) {
         running.enter()
         DispatchQueue.global().async { [self] in
-            let documents = read()
-            slot.withLock { $0 = (directories, documents) }
+            // Nothing of the read is held past `leave`: once `take` has it, this thread is done.
+            slot.withLock { $0 = (directories, read()) }
             running.leave()
         }
     }
