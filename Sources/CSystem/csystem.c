@@ -352,3 +352,23 @@ ssize_t csys_recv_with_fd(int socket, void *buffer, size_t count, int *fd) {
    each fresh arena faulted in pages of its own. 3-5 % less CPU at small roots, 1 % at docmost
    (BENCHMARKS.md, round 11). MALLOC_CONF in the environment still applies after it. */
 __attribute__((used, visibility("default"))) const char *malloc_conf = "percpu_arena:percpu";
+
+/* jemalloc's messages, written to standard error as jemalloc writes them, but for one: where the
+   CPUs a process may run on are not all the machine's (taskset, a container's cpuset), jemalloc
+   cannot map CPUs to arenas, falls back to its default arenas (what Sentinel ran with before the
+   option above) and says so on every start. That notice is about this file's choice, not the
+   user's input, and would be a line on the standard error of every command. */
+static void csys_malloc_message(void *opaque, const char *text) {
+    (void)opaque;
+    static const char fallback[] = "<jemalloc>: Number of CPUs detected is not deterministic";
+    if (strncmp(text, fallback, sizeof fallback - 1) == 0) return;
+    size_t left = strlen(text);
+    while (left > 0) {
+        ssize_t written = write(2, text, left);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return;
+        text += written;
+        left -= (size_t)written;
+    }
+}
+__attribute__((used, visibility("default"))) void (*malloc_message)(void *, const char *) = csys_malloc_message;
