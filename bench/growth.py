@@ -55,13 +55,17 @@ def py_chain(n):
     return {"app.py": "\n".join(lines)}
 
 
-def express_calls(n):
-    lines = ["const express = require('express');", "const { exec } = require('child_process');", "const app = express();",
-             "function f(a, b) { return a + b; }", "let a = 1, b = 2;"]
-    lines += ["f(a, b);"] * n
+def express_app(body):
+    """`app.js`: `body` between an Express app's imports and a route that runs `exec` on a query."""
+    lines = ["const express = require('express');", "const { exec } = require('child_process');", "const app = express();"]
+    lines += body
     lines.append("app.get('/run', (req, res) => { exec(req.query.cmd); res.send('ok'); });")
     lines.append("app.listen(3000);")
     return {"app.js": "\n".join(lines) + "\n"}
+
+
+def express_calls(n):
+    return express_app(["function f(a, b) { return a + b; }", "let a = 1, b = 2;"] + ["f(a, b);"] * n)
 
 
 def ts_generics(n):
@@ -86,24 +90,18 @@ def templates(n):
 
 
 def amd_modules(n):
-    lines = ["const express = require('express');", "const { exec } = require('child_process');", "const app = express();"]
+    body = []
     for i in range(n):
         dependency = f"'m{i - 1}'" if i else ""
-        lines.append(f"define('m{i}', [{dependency}], function (d) {{ return {{ f: function (x) {{ return d ? d.f(x) : x; }}, "
-                     f"g{i}: function (y) {{ var z = y + {i}; return z; }} }}; }});")
-    lines.append("app.get('/run', (req, res) => { exec(req.query.cmd); res.send('ok'); });")
-    lines.append("app.listen(3000);")
-    return {"app.js": "\n".join(lines) + "\n"}
+        body.append(f"define('m{i}', [{dependency}], function (d) {{ return {{ f: function (x) {{ return d ? d.f(x) : x; }}, "
+                    f"g{i}: function (y) {{ var z = y + {i}; return z; }} }}; }});")
+    return express_app(body)
 
 
 def callbacks(n):
-    lines = ["const express = require('express');", "const { exec } = require('child_process');", "const app = express();",
-             "var items = [];"]
-    lines += [f"items.forEach(function (it, k) {{ var w{i} = it.value + k; items.map(function (z) {{ return z + w{i}; }}); }});"
-              for i in range(n)]
-    lines.append("app.get('/run', (req, res) => { exec(req.query.cmd); res.send('ok'); });")
-    lines.append("app.listen(3000);")
-    return {"app.js": "\n".join(lines) + "\n"}
+    return express_app(["var items = [];"] + [
+        f"items.forEach(function (it, k) {{ var w{i} = it.value + k; items.map(function (z) {{ return z + w{i}; }}); }});"
+        for i in range(n)])
 
 
 SHAPES = {

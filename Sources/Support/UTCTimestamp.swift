@@ -67,7 +67,7 @@ extension UTCTimestamp {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, leap: isLeap(year: year)),
             hour <= 23, minute <= 59, second <= 60
         else { return nil }
         var parts = tm()
@@ -80,11 +80,18 @@ extension UTCTimestamp {
         return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    /// The days of `month` (1-12) in a year that is a leap year when `leap` (the Gregorian
+    /// calendar's, as UTC timestamps and cron schedules count them).
+    public static func daysIn(month: Int, leap: Bool) -> Int {
         switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 2: leap ? 29 : 28
         case 4, 6, 9, 11: 30
         default: 31
         }
+    }
+
+    /// Whether `year` is a Gregorian leap year.
+    public static func isLeap(year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 }

@@ -57,7 +57,7 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
         weekdaysRestricted = !fields[4].hasPrefix("*")
         // A day that no month has (30 February alone) would never run: refused now, not silently.
         if !weekdaysRestricted || !daysRestricted {
-            let longest = months.map { Self.daysIn(month: $0, leap: true) }.max() ?? 31
+            let longest = months.map { UTCTimestamp.daysIn(month: $0, leap: true) }.max() ?? 31
             if daysRestricted, days.allSatisfy({ $0 > longest }) {
                 throw SentinelError(.invalidInput, "cron expression '\(DisplayText.escaped(trimmed))': no month named has that day")
             }
@@ -204,14 +204,6 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// 0 (Sunday) to 6 of a day count since 1970-01-01 (a Thursday).
     static func weekday(_ days: Int64) -> Int { Int(((days % 7) + 11) % 7) }
-
-    static func daysIn(month: Int, leap: Bool) -> Int {
-        switch month {
-        case 2: return leap ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
 }
 
 /// A cron schedule: the expression and the zone whose wall clock it is read in.
