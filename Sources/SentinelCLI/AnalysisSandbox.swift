@@ -347,6 +347,7 @@ public struct AnalysisSandbox {
         var services = LaunchBroker.Services(policy: policy, slots: slots, resources: resources)
         services.sockets = sockets
         services.concurrentLaunches = concurrentLaunches
+        services.scratchBase = ScratchDirectory.ownBase("sentinel-brokers-\(geteuid())")
         let broker = try LaunchBroker(services: services)
         defer { broker.stop() }
         // Files in the repository are there already (and a bind there would cover its own).

@@ -44,6 +44,32 @@ struct ScratchDirectorySweepTests {
         #expect(!FileManager.default.fileExists(atPath: made))
     }
 
+    @Test("ownBase makes this user's own subdirectory; a link, another's or an open one there leaves the base")
+    func ownBaseOnlyWhereTrusted() throws {
+        let base = NSTemporaryDirectory() + "own-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let own = ScratchDirectory.ownBase("kind-a", in: base)
+        #expect(own == base + "/kind-a")
+        var info = stat()
+        #expect(lstat(own, &info) == 0 && info.st_mode & 0o777 == 0o700 && info.st_uid == geteuid())
+        #expect(ScratchDirectory.ownBase("kind-a", in: base) == own, "made once, found again")
+        // What another user could put there first: a link to a directory of hers, a directory others may write.
+        try FileManager.default.createDirectory(atPath: base + "/elsewhere", withIntermediateDirectories: false)
+        #expect(symlink(base + "/elsewhere", base + "/kind-link") == 0)
+        #expect(ScratchDirectory.ownBase("kind-link", in: base) == base)
+        try FileManager.default.createDirectory(
+            atPath: base + "/kind-open", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o777])
+        chmod(base + "/kind-open", 0o777)
+        #expect(ScratchDirectory.ownBase("kind-open", in: base) == base)
+        if geteuid() == 0 {
+            try FileManager.default.createDirectory(
+                atPath: base + "/kind-theirs", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            #expect(chown(base + "/kind-theirs", 65534, 65534) == 0)
+            #expect(ScratchDirectory.ownBase("kind-theirs", in: base) == base)
+        }
+    }
+
     @Test("sweep removes the abandoned directories of every prefix and counts them")
     func sweepEveryPrefix() throws {
         let base = try ScratchDirectory.privateBase(NSTemporaryDirectory() + "sweep-" + UUID().uuidString + "/state/tmp")

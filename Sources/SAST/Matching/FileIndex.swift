@@ -5,20 +5,20 @@ import Synchronization
 
 /// One pass over a parsed file that lets each rule look only at the nodes it could match: nodes
 /// by kind, calls by the last segment of their (import-resolved) callee, and every identifier.
-struct FileIndex: Sendable {
+final class FileIndex: Sendable {
     let root: SyntaxNode
     let source: SourceText
     let aliases: ImportAliases
-    private(set) var byKind = NodesByKind()
-    private(set) var callsByName: [String: [SyntaxNode]] = [:]
+    let byKind: NodesByKind
+    let callsByName: [String: [SyntaxNode]]
     /// Statement lists (module and blocks), for multi-statement patterns.
-    private(set) var blocks: [SyntaxNode] = []
+    let blocks: [SyntaxNode]
     /// Every identifier, attribute name and imported module segment in the file.
-    private(set) var identifiers: Set<String> = []
+    let identifiers: Set<String>
     /// Attribute nodes by attribute name.
-    private(set) var attributesByName: [String: [SyntaxNode]] = [:]
+    let attributesByName: [String: [SyntaxNode]]
     /// Name nodes bound by an import to another dotted name, by the last segment of that name.
-    private(set) var aliasNamesByLast: [String: [SyntaxNode]] = [:]
+    let aliasNamesByLast: [String: [SyntaxNode]]
     /// The kinds left out of `byKind`, collected by one extra walk the first time a rule asks.
     private let lazyKinds = LazyKinds()
     /// What each scope assigns to each name, read at the first question (``ValueOrigins``).
