@@ -258,7 +258,7 @@ let package = Package(
         .testTarget(
             name: "HealTests",
             dependencies: [
-                "Heal", "Findings", "Git", "HTTP", "LLM", "Sandbox", "ScanCore", "Signals", "Store", "Support", "TestSupport",
+                "Digest", "Heal", "Findings", "Git", "HTTP", "LLM", "Sandbox", "ScanCore", "Signals", "Store", "Support", "TestSupport",
             ],
             exclude: ["Fixtures"]
         ),

@@ -35,6 +35,23 @@ public struct GitRepository: Sendable, Hashable {
         return text(output.stdout)
     }
 
+    /// The commit HEAD names (nil in a repository without one) and the branch HEAD is on (nil
+    /// when detached), read in one sandboxed run: each run is a sandbox launch.
+    public func head() throws -> (commit: String?, branch: String?) {
+        let steps = """
+            git rev-parse --verify --quiet --end-of-options 'HEAD^{commit}' || echo
+            git symbolic-ref --quiet --short HEAD || echo
+            """
+        let output = try GitRunner.script(steps, arguments: [], in: root)
+        let lines = String(decoding: output.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard output.status == 0, lines.count == 3, lines[2].isEmpty else { throw output.failure("reading HEAD") }
+        func value(_ line: Substring) -> String? {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            return text.isEmpty ? nil : text
+        }
+        return (value(lines[0]), value(lines[1]))
+    }
+
     /// The commit `revision` names (a branch, a tag, a sha), or nil when it names none.
     public func commit(_ revision: String) throws -> String? {
         guard !revision.hasPrefix("-") else { return nil }

@@ -110,7 +110,7 @@ struct HealCommand: ParsableCommand {
         // One redactor for everything this heal writes, sends or prints (the signal is hostile text).
         let redactor = controller.redactor(policy: autonomyPolicy)
         Console.redact(redactor)
-        if (requested ?? autonomyPolicy.level) > .observer { _ = try GitRepository(containing: repo) }
+        let opened = (requested ?? autonomyPolicy.level) > .observer ? try GitRepository(containing: repo) : nil
         let signals = try readSignal()
         let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard(syntax: .yaml).resolve(profile) }
         let environment = try actorEnvironment()
@@ -154,6 +154,7 @@ struct HealCommand: ParsableCommand {
                 ruleCWEs: RuleSet.shippedCWEs(of: candidate.signal.ruleId),
                 actorSuccessRate: try memory.successShare(of: candidate.actor),
                 evidenceSHA256: SHA256.hex(Array(try HealOutput.evidenceJSON(evidence, redactor: redactor))))
+            autonomyRequest.opened = opened
             // Only an Actor-level heal commits: as --author, git's variables, or git's identity for the repository.
             if (requested ?? autonomyPolicy.level) == .actor {
                 autonomyRequest.author = try GitIdentity.resolve(

@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 import Git
 import Sandbox
@@ -107,6 +108,30 @@ struct HealLoopTests {
         #expect(recalled.first?.verified == true)
         let rate = try memory.successRate(of: .logicRepair)
         #expect(rate.verified == 1 && rate.total == 3)
+    }
+
+    @Test("the unchanged tree runs once: its traced run is the baseline and fault localisation's spectrum")
+    func baselineIsTheTracedRun() throws {
+        // Each pytest session tells a loopback server which calc.py it runs against.
+        let server = try LoopbackHTTPServer { _ in LoopbackHTTPServer.Response(status: 200, body: Array("ok".utf8)) }
+        defer { server.stop() }
+        var files = Self.buggy
+        files["conftest.py"] =
+            "import hashlib, urllib.request\n"
+            + "def pytest_sessionstart(session):\n"
+            + "    digest = hashlib.sha256(open('calc.py', 'rb').read()).hexdigest()\n"
+            + "    urllib.request.urlopen('\(server.baseURL)/' + digest).read()\n"
+        let project = try ScratchProject(files)
+        var request = try Self.request(
+            project, actors: [ScriptedActor(kind: .logicRepair, rounds: [[("fix", ["calc.py": Self.fixedCalc])]])])
+        request.profile.network.mode = .proxy
+        request.profile.network.allow = ["127.0.0.1:\(server.port)"]
+        let outcome = try HealLoop(memory: nil).run(request)
+        #expect(outcome.stopReason == .verified)
+        #expect(outcome.notes.allSatisfy { !$0.contains("coverage tracing unavailable") }, "\(outcome.notes)")
+        let unchanged = "/" + SHA256.hex(Self.buggy["calc.py"]!)
+        #expect(server.requests.filter { $0.path == unchanged }.count == 1, "\(server.requests.map(\.path))")
+        #expect(server.requests.count > 1, "no candidate was run")
     }
 
     @Test("a candidate that passes once and then fails is flaky, not verified")

@@ -39,6 +39,16 @@ struct TracerInjectionTests {
         #expect(CoverageTracer.environment(directory: "/t", workspace: "/w", merging: [:])["PYTHONPATH"] == "/t")
     }
 
+    @Test("a traced run's output without its document is what the tests printed, before and after it")
+    func removingTrace() {
+        let b = CoverageTracer.beginMarker, e = CoverageTracer.endMarker
+        #expect(CoverageTracer.removingTrace(from: "F.\n\(b)\n{\"tests\": []}\n\(e)\n1 failed\n") == "F.\n\n1 failed\n")
+        // Only the last document goes: an earlier one is the tests' own text.
+        #expect(CoverageTracer.removingTrace(from: "\(b)x\(e) then \(b)y\(e)!") == "\(b)x\(e) then !")
+        #expect(CoverageTracer.removingTrace(from: "no document \(e) \(b)") == "no document \(e) \(b)")
+        #expect(CoverageTracer.removingTrace(from: "") == "")
+    }
+
     @Test("why a traced run printed no document, in one line each")
     func reasons() {
         let missing = """

@@ -26,6 +26,9 @@ public struct AutonomyRequest: Sendable {
     /// Who an Actor-level commit says wrote the change (`heal --author`, else git's own
     /// identity: ``GitIdentity/resolve(option:environment:repository:)``); nil: Sentinel's.
     public var author: GitIdentity? = nil
+    /// The repository, when the caller opened it already (heal checks it before it starts);
+    /// nil: opened here. Each opening is a sandboxed git run.
+    public var opened: GitRepository? = nil
 
     /// A request; see the properties.
     public init(
@@ -186,7 +189,7 @@ public struct AutonomyController: Sendable {
         let policy = request.policy
         try state.create()
         let audit = auditLog(policy: policy)
-        let repository = try? GitRepository(containing: request.repository)
+        let repository = request.opened ?? (try? GitRepository(containing: request.repository))
         var decision = decide(request, repositoryRoot: repository?.root)
         let patchHash = SHA256.hex(candidate.patch)
         var inputs = ["patch": patchHash, "policy": policy.sha256 ?? "built-in default", "signal": candidate.signal.fingerprint]
@@ -297,7 +300,8 @@ public struct AutonomyController: Sendable {
         _ candidate: Candidate, id: String, decision: Decision, repository: GitRepository, policy: Policy,
         inputs: [String: String], audit: AuditLog, queue: AutonomyStore, redactor: Redactor
     ) throws -> QueuedProposal {
-        guard let head = try repository.commit("HEAD") else {
+        let (commit, base) = try repository.head()
+        guard let head = commit else {
             throw SentinelError(.invalidInput, "\(repository.root): the repository has no commit to propose a change on")
         }
         let patchHash = SHA256.hex(candidate.patch)
@@ -306,7 +310,7 @@ public struct AutonomyController: Sendable {
         let created = AutonomyStore.timestamp(now())
         var document = ProposalDocument(
             id: id, created: created, repository: repository.root, branch: branch,
-            base: try repository.currentBranch(), baseCommit: head, title: title,
+            base: base, baseCommit: head, title: title,
             commitMessage: PullRequestText.commitMessage(for: candidate, title: title, proposal: id),
             labels: PullRequestText.labels(for: candidate, configured: policy.github?.labels ?? ["sentinel"]),
             files: candidate.files, changes: candidate.changes, action: ActionClass(candidate.actor),

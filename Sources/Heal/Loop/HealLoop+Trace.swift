@@ -61,6 +61,23 @@ extension HealLoop {
         return trace
     }
 
+    /// The unchanged tree run under the coverage tracer, within the baseline's budget, as its
+    /// baseline: with its trace when it printed a spectrum; alone when the tracer had no part in
+    /// it (the command is not pytest, whose plugin the tracer is); nil, and the verify command
+    /// runs again untraced, when the tracer may be what failed (the run names its module) or what
+    /// was slow (it did not finish).
+    func tracedBaseline(
+        workspace: HealWorkspace, verifier: Verifier, budget: Double, state: inout LoopState
+    ) -> (run: (Verification, String), trace: BaselineTrace?)? {
+        guard let run = try? verifier.run(tree: workspace.snapshot, trace: true, timeout: budget) else { return nil }
+        state.account(run.0)
+        guard run.0.reason != .timeout else { return nil }
+        if run.0.tests != nil, let spectrum = try? CoverageTracer.parse(output: run.1) {
+            return (run, BaselineTrace(run: run, spectrum: spectrum))
+        }
+        return run.1.contains(verifier.tracerModule ?? CoverageTracer.moduleName) ? nil : (run, nil)
+    }
+
     /// The plugin as a new module at a tree's root.
     func tracerFile(_ tracer: (module: String, source: String)) -> FileChange {
         FileChange(path: tracer.module + ".py", before: nil, after: tracer.source)

@@ -105,13 +105,20 @@ public struct HealLoop: Sendable {
         // The same tree, command and sandbox as a heal before this one: its result stands.
         let key = memory == nil ? nil : try? BaselineKey(tree: workspace.digest, verifier: verifier, install: pinned)
         let cached = key.flatMap { key in try? memory?.baseline(key) }
+        // A failing test or an exception has the unchanged tree run under the coverage tracer
+        // anyway (fault localisation's spectrum): that one run is the baseline too.
+        let tracedFirst =
+            cached == nil && pinned == nil && verifier.tracerDirectory != nil
+                && (signal.kind == .testFailure || signal.kind == .exception)
+            ? tracedBaseline(workspace: workspace, verifier: verifier, budget: baselineBudget, state: &state) : nil
         let (baseline, baselineOutput) =
-            try cached ?? verifier.run(tree: workspace.snapshot, timeout: baselineBudget, install: pinned)
+            try cached ?? tracedFirst.map { ($0.run.0, CoverageTracer.removingTrace(from: $0.run.1)) }
+            ?? verifier.run(tree: workspace.snapshot, timeout: baselineBudget, install: pinned)
         state.clock.spent("baseline", since: baselineStarted)
         if cached != nil {
             state.notes.append("baseline: the result of an earlier heal of the same tree, command and sandbox (not run again)")
         } else {
-            state.account(baseline)
+            if tracedFirst == nil { state.account(baseline) }
             if let key { try? memory?.rememberBaseline(key, baseline, output: baselineOutput) }
         }
         outcome.baseline = baseline
@@ -166,7 +173,9 @@ public struct HealLoop: Sendable {
             if signal.kind == .testFailure || signal.kind == .exception {
                 let traceStarted = HealStageClock.now()
                 progress(.tracing)
-                let trace = traceBaseline(baseline: baseline, workspace: workspace, verifier: verifier, state: &state)
+                let trace =
+                    tracedFirst?.trace
+                    ?? traceBaseline(baseline: baseline, workspace: workspace, verifier: verifier, state: &state)
                 state.clock.spent("trace", since: traceStarted)
                 state.tracerInTree = trace.inTree
                 if let spectrum = trace.spectrum {

@@ -81,6 +81,15 @@ public enum CoverageTracer {
         return try decoder.spectrum(from: node)
     }
 
+    /// `output` without its last marked document (markers included): what the test run itself
+    /// printed, for readers of a baseline's output that the spectrum's names must not mislead.
+    public static func removingTrace(from output: String) -> String {
+        guard let end = output.range(of: endMarker, options: .backwards),
+            let begin = output.range(of: beginMarker, options: .backwards, range: output.startIndex..<end.lowerBound)
+        else { return output }
+        return String(output[..<begin.lowerBound]) + String(output[end.upperBound...])
+    }
+
     /// The bytes between the last end marker and the begin marker before it, trimmed.
     static func lastDocument(in bytes: UnsafeBufferPointer<UInt8>, maximumBytes: Int) throws -> [UInt8] {
         guard let end = lastIndex(of: Array(endMarker.utf8), in: bytes, before: bytes.count),
