@@ -320,6 +320,33 @@ struct LaunchBrokerTests {
                 == true)
     }
 
+    @Test(
+        "a handle stops a brokered run: the client hangs up, the broker kills the run and answers at once",
+        .enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
+    func handleStopsABrokeredRun() throws {
+        let scratch = try Scratch()
+        let broker = try LaunchBroker(services: .init(policy: scratch.policy()))
+        defer { broker.stop() }
+        var request = SandboxRequest(profile: .minimal, command: ["/bin/sleep", "600"], workspace: scratch.repository)
+        let handle = LaunchHandle()
+        request.handle = handle
+        Thread.detachNewThread {
+            usleep(300_000)
+            handle.terminate(signal: SIGTERM)
+        }
+        // Stopped by the call, not by the sleep's end: a broken stop would leave this waiting 600 s.
+        let outcome = Result { try LaunchBrokerClient.launch(request, socket: broker.socketPath) }
+        if case .success(let result) = outcome { #expect(result.exitCode != 0) }
+        #expect(eventuallyTrue(seconds: 60) { broker.openConnections == 0 }, "the stopped run's connection stayed open")
+        // A handle stopped before the call starts stops it at once.
+        let early = LaunchHandle()
+        early.terminate(signal: SIGTERM)
+        request.handle = early
+        if case .success(let result) = Result(catching: { try LaunchBrokerClient.launch(request, socket: broker.socketPath) }) {
+            #expect(result.exitCode != 0)
+        }
+    }
+
     @Test("a broker's socket directory is held for its life: one whose process is gone is removed by the next broker, a live one's is not")
     func socketDirectoriesOfGoneBrokersAreSwept() throws {
         let scratch = try Scratch()

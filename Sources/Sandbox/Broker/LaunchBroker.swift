@@ -213,18 +213,25 @@ public final class LaunchBroker: Sendable {
         // The analysis hanging up (it ended, or gave up on the run) stops the run.
         let handle = LaunchHandle()
         request.handle = handle
-        let finished = Atomic(false)
+        // The watcher sleeps until the analysis hangs up or the run ends (a byte on `ended`):
+        // a poll with a timeout held every reply back until it expired (100 ms on average).
+        var ended: [Int32] = [-1, -1]
+        guard csys_pipe2(&ended, O_CLOEXEC) == 0 else {
+            throw SentinelError(.sandboxSetup, "launch broker: cannot make a pipe: \(Errno.current)", errno: .current)
+        }
+        defer { ended.forEach { close($0) } }
+        let endedRead = ended[0]
         let watcher = PosixThread.spawn(joinable: true) {
-            var fds = [pollfd(fd: channel.fd, events: Int16(POLLIN) | LinuxFlags.pollPeerHangUp, revents: 0)]
-            while !finished.load(ordering: .sequentiallyConsistent) {
-                if poll(&fds, 1, 200) > 0, fds[0].revents != 0 {
-                    handle.terminate(signal: SIGKILL)
-                    return
-                }
-            }
+            var fds = [
+                pollfd(fd: channel.fd, events: Int16(POLLIN) | LinuxFlags.pollPeerHangUp, revents: 0),
+                pollfd(fd: endedRead, events: Int16(POLLIN), revents: 0),
+            ]
+            guard case .success = retryingOnInterrupt({ poll(&fds, 2, -1) }), fds[1].revents == 0, fds[0].revents != 0 else { return }
+            handle.terminate(signal: SIGKILL)
         }
         defer {
-            finished.store(true, ordering: .sequentiallyConsistent)
+            var byte: UInt8 = 1
+            _ = write(ended[1], &byte, 1)
             if let watcher { pthread_join(watcher, nil) }
         }
         let result = try SandboxSession.run(request)

@@ -37,23 +37,9 @@ public enum LaunchBrokerClient {
         let channel = try connect(path)
         try channel.send(BrokerCall.launch(BrokeredLaunch(request)), body: Data(request.input ?? []))
         // A handle stops the run as the launcher's own does: hanging up makes the launcher kill it.
-        let finished = Atomic(false)
         let fd = channel.fd
-        let watcher = request.handle.flatMap { handle in
-            PosixThread.spawn(joinable: true) {
-                while !finished.load(ordering: .sequentiallyConsistent) {
-                    if handle.requestedSignal != nil {
-                        shutdown(fd, Int32(SHUT_RDWR))
-                        return
-                    }
-                    usleep(50_000)
-                }
-            }
-        }
-        defer {
-            finished.store(true, ordering: .sequentiallyConsistent)
-            if let watcher { pthread_join(watcher, nil) }
-        }
+        let observing = request.handle.map { handle in (handle, handle.whenTerminated { shutdown(fd, Int32(SHUT_RDWR)) }) }
+        defer { observing.map { handle, token in handle.stopObserving(token) } }
         let outputBound = Int(min(request.profile.limits.outputBytes ?? 256 << 20, 1 << 30))
         guard let reply = try channel.receive(BrokerReply.self, maxBody: 2 * outputBound + (1 << 20)) else {
             throw BrokerChannel.failure("the launcher closed the connection")

@@ -10,6 +10,8 @@ public final class LaunchHandle: Sendable {
     private let pid = Atomic<Int32>(0)
     private let requested = Atomic<Int32>(0)
     private let terminal = Mutex<CallerTerminal?>(nil)
+    /// What ``terminate(signal:)`` also runs, by token (``whenTerminated(_:)``).
+    private let observers = Mutex<(next: Int, actions: [Int: @Sendable () -> Void])>((0, [:]))
 
     /// Makes a handle with no sandbox attached yet.
     public init() {}
@@ -19,6 +21,24 @@ public final class LaunchHandle: Sendable {
         requested.store(signal, ordering: .sequentiallyConsistent)
         let current = pid.load(ordering: .sequentiallyConsistent)
         if current > 0 { kill(current, SIGKILL) }
+        observers.withLock { for action in $0.actions.values { action() } }
+    }
+
+    /// Runs `action` when the run is stopped (at once when it was already), until the token
+    /// returned is given to ``stopObserving(_:)``: a run in another process (a brokered launch)
+    /// is stopped by a call, not by a thread that polls this handle.
+    public func whenTerminated(_ action: @escaping @Sendable () -> Void) -> Int {
+        observers.withLock { observers in
+            if requestedSignal != nil { action() }
+            observers.next += 1
+            observers.actions[observers.next] = action
+            return observers.next
+        }
+    }
+
+    /// Forgets the action ``whenTerminated(_:)`` returned `token` for; it never runs after this returns.
+    public func stopObserving(_ token: Int) {
+        _ = observers.withLock { $0.actions.removeValue(forKey: token) }
     }
 
     /// Passes `signal` to the payload itself, which handles it as it will (a fleet worker
