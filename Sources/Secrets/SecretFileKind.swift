@@ -86,7 +86,7 @@ package enum SecretFileKind: Equatable {
         let words = stem.split(whereSeparator: { $0 == "_" || $0 == "-" })
         if stem == "conftest" || words.contains(where: { testWords.contains(String($0)) }) { return true }
         for marker in [".test.", ".spec.", ".e2e.", ".stories.", ".example", ".sample", ".dist", ".template", ".env.test"]
-        where name.contains(marker) {
+        where name.utf8.firstRange(of: marker.utf8) != nil {
             return true
         }
         if ciFiles.contains(name) { return true }

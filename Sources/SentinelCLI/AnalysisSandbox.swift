@@ -347,7 +347,11 @@ public struct AnalysisSandbox {
         var services = LaunchBroker.Services(policy: policy, slots: slots, resources: resources)
         services.sockets = sockets
         services.concurrentLaunches = concurrentLaunches
-        services.scratchBase = ScratchDirectory.ownBase("sentinel-brokers-\(geteuid())")
+        // This user's own directory of brokers, where its socket's path is short enough.
+        let brokers = "sentinel-brokers-\(geteuid())"
+        if LaunchBroker.socketFits(in: services.scratchBase + "/" + brokers) {
+            services.scratchBase = ScratchDirectory.ownBase(brokers, in: services.scratchBase)
+        }
         let broker = try LaunchBroker(services: services)
         defer { broker.stop() }
         // Files in the repository are there already (and a bind there would cover its own).

@@ -28,7 +28,11 @@ public enum SentinelMain {
     /// against that command alone; a line it refuses is parsed again through the whole tree, so
     /// every usage error, help and version text is the tree's.
     static func parse(_ arguments: [String]) throws -> any ParsableCommand {
-        if let leaf = leafCommand(arguments), let command = try? leaf.parseAsRoot(Array(arguments.dropFirst())) {
+        // The leaf's own result only: a flag the parser answers itself inside a group (`-qh`)
+        // comes back as its help command, whose text would name the leaf alone.
+        if let leaf = leafCommand(arguments), let command = try? leaf.parseAsRoot(Array(arguments.dropFirst())),
+            type(of: command) == leaf
+        {
             return command
         }
         return try Sentinel.parseAsRoot(arguments)

@@ -44,6 +44,7 @@ import Testing
         "help, version, completion and every refused line get the tree's text and status",
         arguments: [
             ["scan", "--help"], ["scan", "-h"], ["scan", "help"], ["heal", "--help"], ["scan", "--version"],
+            ["scan", "-qh"], ["scan", "-hq"], ["scan", "-help"], ["heal", "-help"], ["scan", ".", "-vh"],
             ["scan", "--generate-completion-script", "bash"], ["scan", "--no-such-option"], ["scan", "--format", "yaml"],
             ["heal", "--max-attempts", "many"], ["scan", "--fail-on"], ["help", "scan"], ["--version"], [],
         ])

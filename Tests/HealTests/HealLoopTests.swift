@@ -134,6 +134,32 @@ struct HealLoopTests {
         #expect(server.requests.count > 1, "no candidate was run")
     }
 
+    @Test("a test that fails only under the tracer: the untraced run is the baseline, and that test must keep passing")
+    func traceOnlyFailureKeepsTheUntracedBaseline() throws {
+        let server = try LoopbackHTTPServer { _ in LoopbackHTTPServer.Response(status: 200, body: Array("ok".utf8)) }
+        defer { server.stop() }
+        var files = Self.buggy
+        files["conftest.py"] =
+            "import hashlib, urllib.request\n"
+            + "def pytest_sessionstart(session):\n"
+            + "    digest = hashlib.sha256(open('calc.py', 'rb').read()).hexdigest()\n"
+            + "    urllib.request.urlopen('\(server.baseURL)/' + digest).read()\n"
+        files["tests/test_untraced.py"] = "import sys\n\n\ndef test_untraced():\n    assert sys.gettrace() is None\n"
+        let project = try ScratchProject(files)
+        var request = try Self.request(
+            project, actors: [ScriptedActor(kind: .logicRepair, rounds: [[("fix", ["calc.py": Self.fixedCalc])]])])
+        request.profile.network.mode = .proxy
+        request.profile.network.allow = ["127.0.0.1:\(server.port)"]
+        let outcome = try HealLoop(memory: nil).run(request)
+        #expect(outcome.stopReason == .verified)
+        #expect(
+            outcome.baseline?.passedTests.contains("tests/test_untraced.py::test_untraced") == true,
+            "\(String(describing: outcome.baseline?.tests))")
+        let unchanged = "/" + SHA256.hex(Self.buggy["calc.py"]!)
+        // Traced (its spectrum), then untraced (the baseline): not the traced one as the baseline.
+        #expect(server.requests.filter { $0.path == unchanged }.count == 2, "\(server.requests.map(\.path))")
+    }
+
     @Test("a candidate that passes once and then fails is flaky, not verified")
     func flaky() throws {
         // The verify command asks a loopback server whether to pass: fail (baseline), pass (the

@@ -322,7 +322,7 @@ struct LaunchBrokerTests {
 
     @Test(
         "a handle stops a brokered run: the client hangs up, the broker kills the run and answers at once",
-        .enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
+        .enabled(if: TestHost.canSandbox, "needs root and user namespaces"), .timeLimit(.minutes(2)))
     func handleStopsABrokeredRun() throws {
         let scratch = try Scratch()
         let broker = try LaunchBroker(services: .init(policy: scratch.policy()))
@@ -345,6 +345,19 @@ struct LaunchBrokerTests {
         if case .success(let result) = Result(catching: { try LaunchBrokerClient.launch(request, socket: broker.socketPath) }) {
             #expect(result.exitCode != 0)
         }
+        #expect(eventuallyTrue(seconds: 60) { broker.openConnections == 0 }, "the early-stopped run's connection stayed open")
+    }
+
+    @Test("a socket in a base too long for a socket address is not made there")
+    func socketFitsItsAddress() {
+        #expect(LaunchBroker.socketFits(in: "/tmp/sentinel-brokers-0"))
+        let long = "/" + String(repeating: "d", count: 60)
+        #expect(!LaunchBroker.socketFits(in: long))
+        // The bound is the address's: the longest base that fits, and one byte more.
+        var base = "/"
+        while LaunchBroker.socketFits(in: base + "x") { base += "x" }
+        let path = base + "/sentinel-broker-\(getpid())-" + String(repeating: "0", count: 16) + "/broker.sock"
+        #expect(path.utf8.count == 107)
     }
 
     @Test("a broker's socket directory is held for its life: one whose process is gone is removed by the next broker, a live one's is not")

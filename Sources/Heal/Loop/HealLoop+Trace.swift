@@ -1,4 +1,5 @@
 import Git
+import Signals
 
 /// The traced run of the unchanged tree: the coverage spectrum fault localisation ranks lines
 /// by, or why there is none.
@@ -19,16 +20,19 @@ extension HealLoop {
     /// with a `PYTHONPATH` of its own), it runs again with the plugin as a module at the tree's
     /// root, where `python -m pytest` finds it in the working directory.
     func traceBaseline(
-        baseline: Verification, workspace: HealWorkspace, verifier: Verifier, state: inout LoopState
+        baseline: Verification, workspace: HealWorkspace, verifier: Verifier, state: inout LoopState,
+        first: (Verification, String)? = nil
     ) -> BaselineTrace {
         guard baseline.tests != nil else {
             return BaselineTrace(failure: "the verify command's output is not pytest's (the tracer is a pytest plugin)")
         }
         var trace = BaselineTrace()
+        var made = first
         func attempt(on tree: String) -> Bool {
             do {
-                let run = try verifier.run(tree: tree, trace: true, timeout: state.budgetLeft ?? 1)
-                state.account(run.0)
+                let run = try made ?? verifier.run(tree: tree, trace: true, timeout: state.budgetLeft ?? 1)
+                if made == nil { state.account(run.0) }
+                made = nil
                 trace.run = run
                 do {
                     trace.spectrum = try CoverageTracer.parse(output: run.1)
@@ -61,21 +65,26 @@ extension HealLoop {
         return trace
     }
 
-    /// The unchanged tree run under the coverage tracer, within the baseline's budget, as its
-    /// baseline: with its trace when it printed a spectrum; alone when the tracer had no part in
-    /// it (the command is not pytest, whose plugin the tracer is); nil, and the verify command
-    /// runs again untraced, when the tracer may be what failed (the run names its module) or what
-    /// was slow (it did not finish).
+    /// The unchanged tree run under the coverage tracer first, within the baseline's budget.
+    /// It is the baseline too (`baseline`, its output without the tracer's document) only where
+    /// it cannot differ from an untraced run in what the judge reads: it ran to its end, printed a
+    /// spectrum, and every test failing under the tracer is one the signal names (one that fails
+    /// only under tracing would otherwise drop out of the tests a candidate must keep passing).
+    /// Its spectrum stands either way (`trace`); `run` spares ``traceBaseline`` running it again.
     func tracedBaseline(
-        workspace: HealWorkspace, verifier: Verifier, budget: Double, state: inout LoopState
-    ) -> (run: (Verification, String), trace: BaselineTrace?)? {
+        signal: Signal, workspace: HealWorkspace, verifier: Verifier, budget: Double, state: inout LoopState
+    ) -> (baseline: (Verification, String)?, trace: BaselineTrace?, run: (Verification, String)?)? {
         guard let run = try? verifier.run(tree: workspace.snapshot, trace: true, timeout: budget) else { return nil }
         state.account(run.0)
-        guard run.0.reason != .timeout else { return nil }
-        if run.0.tests != nil, let spectrum = try? CoverageTracer.parse(output: run.1) {
-            return (run, BaselineTrace(run: run, spectrum: spectrum))
+        guard run.0.reason == .exited, let tests = run.0.tests, let spectrum = try? CoverageTracer.parse(output: run.1) else {
+            return (nil, nil, run)
         }
-        return run.1.contains(verifier.tracerModule ?? CoverageTracer.moduleName) ? nil : (run, nil)
+        let trace = BaselineTrace(run: run, spectrum: spectrum)
+        guard Set(tests.failing).isSubset(of: Set(signal.failingTests)) else { return (nil, trace, run) }
+        let output = CoverageTracer.removingTrace(from: run.1)
+        var verification = run.0
+        verification.outputTail = Verifier.tail(output)
+        return ((verification, output), trace, run)
     }
 
     /// The plugin as a new module at a tree's root.

@@ -106,19 +106,21 @@ public struct HealLoop: Sendable {
         let key = memory == nil ? nil : try? BaselineKey(tree: workspace.digest, verifier: verifier, install: pinned)
         let cached = key.flatMap { key in try? memory?.baseline(key) }
         // A failing test or an exception has the unchanged tree run under the coverage tracer
-        // anyway (fault localisation's spectrum): that one run is the baseline too.
+        // anyway (fault localisation's spectrum): under pytest, that run is tried as the baseline
+        // too (``tracedBaseline``), and the command runs untraced only where it cannot stand.
         let tracedFirst =
             cached == nil && pinned == nil && verifier.tracerDirectory != nil
-                && (signal.kind == .testFailure || signal.kind == .exception)
-            ? tracedBaseline(workspace: workspace, verifier: verifier, budget: baselineBudget, state: &state) : nil
+                && (signal.kind == .testFailure || signal.kind == .exception) && verifier.command.contains("pytest")
+            ? tracedBaseline(signal: signal, workspace: workspace, verifier: verifier, budget: baselineBudget, state: &state)
+            : nil
         let (baseline, baselineOutput) =
-            try cached ?? tracedFirst.map { ($0.run.0, CoverageTracer.removingTrace(from: $0.run.1)) }
+            try cached ?? tracedFirst.flatMap(\.baseline)
             ?? verifier.run(tree: workspace.snapshot, timeout: baselineBudget, install: pinned)
         state.clock.spent("baseline", since: baselineStarted)
         if cached != nil {
             state.notes.append("baseline: the result of an earlier heal of the same tree, command and sandbox (not run again)")
         } else {
-            if tracedFirst == nil { state.account(baseline) }
+            if tracedFirst?.baseline == nil { state.account(baseline) }
             if let key { try? memory?.rememberBaseline(key, baseline, output: baselineOutput) }
         }
         outcome.baseline = baseline
@@ -175,7 +177,10 @@ public struct HealLoop: Sendable {
                 progress(.tracing)
                 let trace =
                     tracedFirst?.trace
-                    ?? traceBaseline(baseline: baseline, workspace: workspace, verifier: verifier, state: &state)
+                    ?? traceBaseline(
+                        baseline: baseline, workspace: workspace, verifier: verifier, state: &state,
+                        // One that ran out of time gets the budget left, as ever.
+                        first: tracedFirst?.run.flatMap { $0.0.reason == .exited ? $0 : nil })
                 state.clock.spent("trace", since: traceStarted)
                 state.tracerInTree = trace.inTree
                 if let spectrum = trace.spectrum {

@@ -1,4 +1,6 @@
+import Synchronization
 import PythonSyntax
+import Support
 import Findings
 
 /// Turns a matched region and its bindings into a `Finding`: message substitution, location in
@@ -9,6 +11,8 @@ struct FindingBuilder: Sendable {
     let root: SyntaxNode
     private let fixes: FixBuilder
     private let definitions: DefinitionIndex
+    /// Each rule's message, read into pieces once per file, not at every finding.
+    private let messages = MessageTemplates()
 
     init(file: String, source: SourceText, root: SyntaxNode) {
         self.file = file
@@ -27,7 +31,7 @@ struct FindingBuilder: Sendable {
         return Finding(
             ruleId: rule.id, tool: ToolName.native, severity: rule.severity,
             confidence: confidence(rule, range: range, bindings: bindings),
-            message: MetavariableTemplate(rule.message).substitute(bindings, source),
+            message: messages.template(rule.message).substitute(bindings, source),
             location: location, cwe: rule.cwe, fix: fix, evidence: evidence,
             snippet: source.lines(range.start.line, range.end.line), enclosingScope: scope.isEmpty ? nil : scope,
             references: rule.references)
@@ -52,5 +56,18 @@ extension FindingBuilder {
                 message: hop.note)
         }
         return FlowStep(location: source.location(hop.range, file: file), message: hop.note)
+    }
+}
+
+/// The message templates a file's findings use, by their bytes.
+private final class MessageTemplates: Sendable {
+    private let templates = Mutex<[ExactText: MetavariableTemplate]>([:])
+
+    func template(_ text: String) -> MetavariableTemplate {
+        let key = ExactText(text)
+        if let known = templates.withLock({ $0[key] }) { return known }
+        let made = MetavariableTemplate(text)
+        templates.withLock { $0[key] = made }
+        return made
     }
 }

@@ -14,11 +14,14 @@ public enum FindingPlacement {
     /// and gate do not; CI files run, and keep theirs. The secrets scan's and the engine's own
     /// findings pass through unchanged.
     public static func placed(_ findings: [Finding]) -> [Finding] {
-        findings.map { finding in
+        // Once per file, not per finding: a file may hold hundreds.
+        var kinds: [String: SecretFileKind] = [:]
+        return findings.map { finding in
             guard !finding.ruleId.hasPrefix(secretsRulePrefix), !finding.ruleId.hasPrefix(engineRulePrefix),
                 let file = finding.location.file
             else { return finding }
-            let kind = SecretFileKind.of(file)
+            let kind = kinds[file] ?? SecretFileKind.of(file)
+            kinds[file] = kind
             if !Set(finding.cwe).isDisjoint(with: [798, 259, 321]) { return SecretsDetector.placed(finding, kind: kind) }
             guard finding.confidence > .low else { return finding }
             if finding.cwe.contains(89), finding.codeFlow.isEmpty, SecretFileKind.isMigration(file) {

@@ -65,6 +65,12 @@ public final class LaunchBroker: Sendable {
     /// What the socket directories' names start with.
     static let directoryPrefix = "sentinel-broker-"
 
+    /// Whether a broker's socket made in `base` has a path a socket address can hold (107 bytes
+    /// and its terminator): `base/sentinel-broker-PID-<16 hex digits>/broker.sock`.
+    public static func socketFits(in base: String) -> Bool {
+        (base + "/" + directoryPrefix + "\(getpid())-" + String(repeating: "0", count: 16) + "/broker.sock").utf8.count < 108
+    }
+
     /// Makes the socket in a new private directory and starts serving it on a thread of its own.
     /// The directory is locked for the broker's life: those of brokers whose process is gone
     /// (killed with -9 mid-scan) are removed first.

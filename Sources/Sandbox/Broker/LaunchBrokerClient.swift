@@ -39,7 +39,11 @@ public enum LaunchBrokerClient {
         // A handle stops the run as the launcher's own does: hanging up makes the launcher kill it.
         let fd = channel.fd
         let observing = request.handle.map { handle in (handle, handle.whenTerminated { shutdown(fd, Int32(SHUT_RDWR)) }) }
-        defer { observing.map { handle, token in handle.stopObserving(token) } }
+        defer {
+            // Until no stop can run: it shuts the descriptor down, which must still be this channel's.
+            observing.map { handle, token in handle.stopObserving(token) }
+            withExtendedLifetime(channel) {}
+        }
         let outputBound = Int(min(request.profile.limits.outputBytes ?? 256 << 20, 1 << 30))
         guard let reply = try channel.receive(BrokerReply.self, maxBody: 2 * outputBound + (1 << 20)) else {
             throw BrokerChannel.failure("the launcher closed the connection")
