@@ -110,12 +110,13 @@ struct HealLoopTests {
         #expect(rate.verified == 1 && rate.total == 3)
     }
 
-    @Test("the unchanged tree runs once: its traced run is the baseline and fault localisation's spectrum")
-    func baselineIsTheTracedRun() throws {
-        // Each pytest session tells a loopback server which calc.py it runs against.
+    /// A heal of the buggy project (with `extra` files) whose fix the scripted actor proposes;
+    /// each pytest session tells a loopback server which calc.py it ran against (the paths it
+    /// asked for, in order: `/` and the file's SHA-256).
+    static func healCountingSessions(extra: [String: String]) throws -> (HealOutcome, [String]) {
         let server = try LoopbackHTTPServer { _ in LoopbackHTTPServer.Response(status: 200, body: Array("ok".utf8)) }
         defer { server.stop() }
-        var files = Self.buggy
+        var files = Self.buggy.merging(extra) { _, added in added }
         files["conftest.py"] =
             "import hashlib, urllib.request\n"
             + "def pytest_sessionstart(session):\n"
@@ -127,37 +128,31 @@ struct HealLoopTests {
         request.profile.network.mode = .proxy
         request.profile.network.allow = ["127.0.0.1:\(server.port)"]
         let outcome = try HealLoop(memory: nil).run(request)
+        return (outcome, server.requests.map(\.path))
+    }
+
+    @Test("the unchanged tree runs once: its traced run is the baseline and fault localisation's spectrum")
+    func baselineIsTheTracedRun() throws {
+        let (outcome, requests) = try Self.healCountingSessions(extra: [:])
         #expect(outcome.stopReason == .verified)
         #expect(outcome.notes.allSatisfy { !$0.contains("coverage tracing unavailable") }, "\(outcome.notes)")
         let unchanged = "/" + SHA256.hex(Self.buggy["calc.py"]!)
-        #expect(server.requests.filter { $0.path == unchanged }.count == 1, "\(server.requests.map(\.path))")
-        #expect(server.requests.count > 1, "no candidate was run")
+        #expect(requests.filter { $0 == unchanged }.count == 1, "\(requests)")
+        #expect(requests.count > 1, "no candidate was run")
     }
 
     @Test("a test that fails only under the tracer: the untraced run is the baseline, and that test must keep passing")
     func traceOnlyFailureKeepsTheUntracedBaseline() throws {
-        let server = try LoopbackHTTPServer { _ in LoopbackHTTPServer.Response(status: 200, body: Array("ok".utf8)) }
-        defer { server.stop() }
-        var files = Self.buggy
-        files["conftest.py"] =
-            "import hashlib, urllib.request\n"
-            + "def pytest_sessionstart(session):\n"
-            + "    digest = hashlib.sha256(open('calc.py', 'rb').read()).hexdigest()\n"
-            + "    urllib.request.urlopen('\(server.baseURL)/' + digest).read()\n"
-        files["tests/test_untraced.py"] = "import sys\n\n\ndef test_untraced():\n    assert sys.gettrace() is None\n"
-        let project = try ScratchProject(files)
-        var request = try Self.request(
-            project, actors: [ScriptedActor(kind: .logicRepair, rounds: [[("fix", ["calc.py": Self.fixedCalc])]])])
-        request.profile.network.mode = .proxy
-        request.profile.network.allow = ["127.0.0.1:\(server.port)"]
-        let outcome = try HealLoop(memory: nil).run(request)
+        let (outcome, requests) = try Self.healCountingSessions(extra: [
+            "tests/test_untraced.py": "import sys\n\n\ndef test_untraced():\n    assert sys.gettrace() is None\n"
+        ])
         #expect(outcome.stopReason == .verified)
         #expect(
             outcome.baseline?.passedTests.contains("tests/test_untraced.py::test_untraced") == true,
             "\(String(describing: outcome.baseline?.tests))")
         let unchanged = "/" + SHA256.hex(Self.buggy["calc.py"]!)
         // Traced (its spectrum), then untraced (the baseline): not the traced one as the baseline.
-        #expect(server.requests.filter { $0.path == unchanged }.count == 2, "\(server.requests.map(\.path))")
+        #expect(requests.filter { $0 == unchanged }.count == 2, "\(requests)")
     }
 
     @Test("a candidate that passes once and then fails is flaky, not verified")

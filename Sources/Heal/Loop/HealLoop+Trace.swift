@@ -73,7 +73,7 @@ extension HealLoop {
     /// Its spectrum stands either way (`trace`); `run` spares ``traceBaseline`` running it again.
     func tracedBaseline(
         signal: Signal, workspace: HealWorkspace, verifier: Verifier, budget: Double, state: inout LoopState
-    ) -> (baseline: (Verification, String)?, trace: BaselineTrace?, run: (Verification, String)?)? {
+    ) -> (baseline: (Verification, String)?, trace: BaselineTrace?, run: (Verification, String))? {
         guard let run = try? verifier.run(tree: workspace.snapshot, trace: true, timeout: budget) else { return nil }
         state.account(run.0)
         guard run.0.reason == .exited, let tests = run.0.tests, let spectrum = try? CoverageTracer.parse(output: run.1) else {

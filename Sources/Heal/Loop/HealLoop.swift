@@ -108,9 +108,10 @@ public struct HealLoop: Sendable {
         // A failing test or an exception has the unchanged tree run under the coverage tracer
         // anyway (fault localisation's spectrum): under pytest, that run is tried as the baseline
         // too (``tracedBaseline``), and the command runs untraced only where it cannot stand.
+        let localised = signal.kind == .testFailure || signal.kind == .exception
         let tracedFirst =
-            cached == nil && pinned == nil && verifier.tracerDirectory != nil
-                && (signal.kind == .testFailure || signal.kind == .exception) && verifier.command.contains("pytest")
+            cached == nil && pinned == nil && verifier.tracerDirectory != nil && localised
+                && verifier.command.contains("pytest")
             ? tracedBaseline(signal: signal, workspace: workspace, verifier: verifier, budget: baselineBudget, state: &state)
             : nil
         let (baseline, baselineOutput) =
@@ -172,7 +173,7 @@ public struct HealLoop: Sendable {
             traceRun = { tree in try verifier.run(tree: tree, trace: true, timeout: nil) }
             // One traced run of the unchanged tree tells which files the tests are made of (no
             // candidate may edit them) and is the fault localisation's spectrum too.
-            if signal.kind == .testFailure || signal.kind == .exception {
+            if localised {
                 let traceStarted = HealStageClock.now()
                 progress(.tracing)
                 let trace =
@@ -180,7 +181,7 @@ public struct HealLoop: Sendable {
                     ?? traceBaseline(
                         baseline: baseline, workspace: workspace, verifier: verifier, state: &state,
                         // One that ran out of time gets the budget left, as ever.
-                        first: tracedFirst?.run.flatMap { $0.0.reason == .exited ? $0 : nil })
+                        first: tracedFirst.map(\.run).flatMap { $0.0.reason == .exited ? $0 : nil })
                 state.clock.spent("trace", since: traceStarted)
                 state.tracerInTree = trace.inTree
                 if let spectrum = trace.spectrum {

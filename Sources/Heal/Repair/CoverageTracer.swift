@@ -84,17 +84,24 @@ public enum CoverageTracer {
     /// `output` without its last marked document (markers included): what the test run itself
     /// printed, for readers of a baseline's output that the spectrum's names must not mislead.
     public static func removingTrace(from output: String) -> String {
-        guard let end = output.range(of: endMarker, options: .backwards),
-            let begin = output.range(of: beginMarker, options: .backwards, range: output.startIndex..<end.lowerBound)
-        else { return output }
-        return String(output[..<begin.lowerBound]) + String(output[end.upperBound...])
+        let bytes = Array(output.utf8)
+        guard let (begin, end) = bytes.withUnsafeBufferPointer(lastMarkers) else { return output }
+        return String(decoding: bytes[..<begin] + bytes[(end + endMarker.utf8.count)...], as: UTF8.self)
+    }
+
+    /// The starts of the last end marker and of the begin marker before it.
+    static func lastMarkers(in bytes: UnsafeBufferPointer<UInt8>) -> (begin: Int, end: Int)? {
+        guard let end = lastIndex(of: Array(endMarker.utf8), in: bytes, before: bytes.count),
+            let begin = lastIndex(of: Array(beginMarker.utf8), in: bytes, before: end)
+        else { return nil }
+        return (begin, end)
     }
 
     /// The bytes between the last end marker and the begin marker before it, trimmed.
     static func lastDocument(in bytes: UnsafeBufferPointer<UInt8>, maximumBytes: Int) throws -> [UInt8] {
-        guard let end = lastIndex(of: Array(endMarker.utf8), in: bytes, before: bytes.count),
-            let begin = lastIndex(of: Array(beginMarker.utf8), in: bytes, before: end)
-        else { throw SentinelError(.traceMissing, "coverage trace: no marked document in the test output") }
+        guard let (begin, end) = lastMarkers(in: bytes) else {
+            throw SentinelError(.traceMissing, "coverage trace: no marked document in the test output")
+        }
         var lower = begin + beginMarker.utf8.count
         var upper = end
         while lower < upper, isSpace(bytes[lower]) { lower += 1 }
