@@ -14,10 +14,16 @@ final class CompiledRegex: Sendable {
     // checked expression first may each compile it; one result is kept, the same expression.
     private let compiled = AtomicLazyReference<NSRegularExpression>()
     private let readLiterals = AtomicLazyReference<Literals>()
+    private let splitAlternatives = AtomicLazyReference<Alternatives>()
 
     private final class Literals: Sendable {
         let value: RegexLiterals
         init(_ value: RegexLiterals) { self.value = value }
+    }
+
+    private final class Alternatives: Sendable {
+        let value: [CompiledRegex]
+        init(_ value: [CompiledRegex]) { self.value = value }
     }
 
     /// Compiles `pattern` now (throwing when it is invalid), or only when first used if `checked`.
@@ -40,5 +46,32 @@ final class CompiledRegex: Sendable {
     var literals: RegexLiterals {
         if let read = readLiterals.load() { return read.value }
         return readLiterals.storeIfNil(Literals(RegexLiterals(pattern: pattern))).value
+    }
+
+    /// The top-level alternatives as expressions of their own (``RegexBranches``); none when the
+    /// expression does not split, an alternative does not compile alone, or one has no literal
+    /// requirement: it would be run on every text anyway, and it may match the empty string,
+    /// which ICU does not always find at a text's end inside a larger expression.
+    private var alternatives: [CompiledRegex] {
+        if let split = splitAlternatives.load() { return split.value }
+        let parts = RegexBranches.split(pattern).flatMap { parts in
+            try? parts.map { try CompiledRegex(pattern: $0, checked: false) }
+        }
+        let usable = parts.flatMap { $0.allSatisfy { !$0.literals.required.isEmpty } ? $0 : nil } ?? []
+        return splitAlternatives.storeIfNil(Alternatives(usable)).value
+    }
+
+    /// Whether ``occurs(in:)`` searches the alternatives one at a time.
+    var searchesAlternatives: Bool { !alternatives.isEmpty }
+
+    /// Whether `text` holds a match. Where the text has what every match needs, the expression's
+    /// alternatives are searched one at a time, each only where the text has what its own
+    /// matches need.
+    func occurs(in text: String) -> Bool {
+        guard literals.mayMatch(text) else { return false }
+        let range = NSRange(text.startIndex..<text.endIndex, in: text)
+        let alternatives = self.alternatives
+        if alternatives.isEmpty { return regex?.firstMatch(in: text, range: range) != nil }
+        return alternatives.contains { $0.literals.mayMatch(text) && $0.regex?.firstMatch(in: text, range: range) != nil }
     }
 }

@@ -87,10 +87,7 @@ public struct TemplateRegex: Sendable, Hashable {
     }
 
     /// Whether `text` holds a match.
-    public func occurs(in text: String) -> Bool {
-        guard literals.mayMatch(text), let regex = box.regex else { return false }
-        return regex.firstMatch(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)) != nil
-    }
+    public func occurs(in text: String) -> Bool { box.occurs(in: text) }
 
     /// Two expressions are equal when their source texts are.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.source == rhs.source }
