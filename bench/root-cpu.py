@@ -10,6 +10,8 @@ js-vuln-dev, where users point the tool: the root of the tree.
     bench/root-cpu.py BIN --half tune|check      # one half (bench/halves.py owns the split)
     bench/root-cpu.py BIN --runs 7               # the median of 7 runs of each tool, alternated,
                                                  # in milliseconds (a small root costs 0.1-0.4 s)
+    bench/root-cpu.py BIN --include '*.py'       # the scan analyses only these files (repeatable,
+                                                 # the scan's own --include): what Bandit reads
 
 CPU is user + system seconds of the tool and every process it waited for (os.wait4's rusage),
 which a loaded machine inflates far less than wall time; each tool runs once per root. The scan:
@@ -106,6 +108,7 @@ def main():
     parser.add_argument("--only", nargs="+")
     parser.add_argument("--half", choices=("tune", "check"))
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--include", action="append", default=[], metavar="GLOB")
     arguments = parser.parse_args()
     if arguments.runs < 1:
         print("root-cpu.py: --runs must be at least 1", file=sys.stderr)
@@ -132,13 +135,15 @@ def main():
 
     header = f"{'root':44} {'half':5} {'py':>5} {'js/ts':>6} {'sentinel s':>10} {'MiB':>6} {'bandit s':>8} " \
              f"{'semgrep s':>9} {'S/B':>6} {'G/S':>6}"
-    print(f"sentinel: {binary}")
+    print(f"sentinel: {binary}" + "".join(f" --include {glob}" for glob in arguments.include))
     print(header)
     misses = []
     for name, root in selected:
         python, script = count_files(root)
         scan = [binary, "scan", root, "--allow-stale-db", "--allow-missing-db", "--fail-on", "none",
                 "--format", "json", "--output", os.path.join(work, name + ".json")]
+        for glob in arguments.include:
+            scan += ["--include", glob]
         bandit_command = [TOOLS + "/bandit", "-r", root, "-f", "json", "-q"]
         scans, bandits, rss, status = [], [], 0, 0
         # Alternated, so a change of the machine's load falls on both tools alike.

@@ -38,6 +38,29 @@ import Testing
         #expect(!MinifiedShape.matches(SourceSample(whole: Array("var text = '\(prose)';\n".utf8))))
     }
 
+    /// Closure Compiler breaks its lines near 500 columns: none reaches a kilobyte, most are
+    /// under 500 bytes, and the file is still minified.
+    @Test func closureCompilersWrappedOutputIsMinified() {
+        let text = Samples.closureWrapped(lines: 200)
+        let shape = MinifiedShape(SourceSample(whole: Array(text.utf8)))
+        #expect(shape.isMinified)
+        #expect(shape.longLines == 200)
+        #expect(Self.signals("static/loader.js", text) == [.minified])
+    }
+
+    /// A person's lines as long as Closure's (a component's class lists, a long condition) are
+    /// spaced as people space them, and the file is not minified.
+    @Test func longSpacedLinesAreNotMinified() {
+        let classes = String(repeating: "px-4 py-2 text-sm font-medium ", count: 10)
+        let line = "  return <button className=\"\(classes)\" onClick={() => onSelect(item.id)}>{item.label}</button>;\n"
+        #expect(line.utf8.count > 300)
+        let condition = "  if (" + (0..<12).map { "options.flag\($0) === true" }.joined(separator: " && ") + ") { enable(); }\n"
+        #expect(condition.utf8.count > 300)
+        let text = String(repeating: "function Item({ item, onSelect }) {\n" + line + condition + "}\n", count: 60)
+        #expect(!MinifiedShape.matches(SourceSample(whole: Array(text.utf8))))
+        #expect(Self.signals("src/Item.jsx", text) == [])
+    }
+
     @Test func aSourceMapTrailerCountsOnlyOnTheLastLine() {
         let code = Samples.handWritten(functions: 3)
         #expect(Self.signals("lib/index.js", code + "//# sourceMappingURL=index.js.map\n\n") == [.sourceMap])

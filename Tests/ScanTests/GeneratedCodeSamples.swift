@@ -7,6 +7,20 @@ enum GeneratedCodeSamples {
         return String(String(repeating: statement, count: bytes / statement.count + 1).prefix(bytes))
     }
 
+    /// Closure Compiler's output: minified code broken near 500 columns wherever a break may
+    /// go, so its lines run from a few hundred bytes to just past 500.
+    static func closureWrapped(lines: Int) -> String {
+        let code = minifiedLine(bytes: lines * 520)
+        var text = "(function(){"
+        var rest = code[...]
+        for i in 0..<lines {
+            let length = 260 + (i * 97) % 260
+            text += rest.prefix(length) + "\n"
+            rest = rest.dropFirst(length)
+        }
+        return text + "})();\n"
+    }
+
     /// A minified library release: its license banner, one long line, its source map trailer.
     static let minifiedLibrary =
         "/*! Chartish v2.1.0 | (c) 2024 Chartish contributors | MIT License */\n" + minifiedLine(bytes: 6_000)

@@ -39,14 +39,18 @@ enum HashedChunkName {
         return upper && !lower && digits && !marks
     }
 
-    /// Whether `sample` holds what a chunk holds: a line of `MinifiedShape.longLine` bytes or
-    /// more, or an import of another chunk whose name is hashed (`from"./vendor-9c1b4f3a.js"`).
+    /// A line a bundler's chunk holds and a person's file does not: many kilobytes long where
+    /// the bundler minified it, and at least this long.
+    static let chunkLine = 500
+
+    /// Whether `sample` holds what a chunk holds: a line of `chunkLine` bytes or more, or an
+    /// import of another chunk whose name is hashed (`from"./vendor-9c1b4f3a.js"`).
     static func chunkContent(_ sample: SourceSample) -> Bool {
         for part in sample.parts {
             var length = 0
             for byte in part {
                 length = byte == 0x0A ? 0 : length + 1
-                if length >= MinifiedShape.longLine { return true }
+                if length >= chunkLine { return true }
             }
         }
         return importsHashedChunk(sample.head)
