@@ -14,13 +14,15 @@ three copies of it that each add one built file of `--mb` megabytes, as build to
 - `static/dist/main.js`: webpack's development bundle, readable modules in its module table
   behind its `/******/` bootstrap (the shape that cost 167 s of CPU before issue 77).
 Each tree is scanned as users point the tool (`BIN scan ROOT --allow-missing-db --allow-stale-db
---fail-on none --format json`, defaults: SAST, secrets, dependencies), runs alternated; CPU is
-user + system of the scan and every process it waited for (os.wait4). Prints per tree the median
+--fail-on none --format json`, defaults: SAST, secrets, dependencies), runs interleaved after one
+warm-up each (bench/lib/interleaved_runs.py); CPU is user + system of the scan and of every process
+it started (os.wait4). Prints per tree the median
 CPU, the extra over the project alone, whether the JSON report names the file in its generated
 notice, and `filesScanned`. `--analysed` adds one run per bundle with `--no-default-excludes`,
 what the file would cost analysed (bounded by the work budget per file).
 
-Exit status: 0, 1 when a bundle is not named as generated, 2 on bad arguments.
+Exit status: 0, 1 when a bundle is not named as generated or a scan fails (its command line is
+printed), 2 on bad arguments.
 """
 
 import argparse
@@ -31,7 +33,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from interleaved_runs import run_interleaved  # noqa: E402  (wait4's CPU of the whole tree, interleaved)
 
 APP = '''from flask import Flask, request, render_template
 
@@ -119,23 +123,6 @@ def write(root, relative, text):
         handle.write(text)
 
 
-def measure(command, env, limit=3600):
-    """CPU seconds (self + waited-for children) and exit status of `command`."""
-    started = time.monotonic()
-    with open(os.devnull, "wb") as null:
-        process = subprocess.Popen(command, stdout=null, stderr=null, env=env)
-    while True:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > started + limit:
-            process.kill()
-            pid, status, usage = os.wait4(process.pid, 0)
-            break
-        time.sleep(0.02)
-    return usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary")
@@ -161,37 +148,29 @@ def run(binary, arguments, work):
     size = int(arguments.mb * 1_000_000)
     home = os.path.join(work, "home")
     os.makedirs(home)
-    env = dict(os.environ, SENTINEL_HOME=home)
+    # run_interleaved spawns with this process's environment.
+    os.environ["SENTINEL_HOME"] = home
     subprocess.run([binary, "rules", "compile"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    trees = [("project alone", None, os.path.join(work, "base"))]
-    for name, relative, make in BUNDLES:
-        trees.append((name, relative, os.path.join(work, name)))
-    for name, relative, root in trees:
-        write(root, "app.py", APP)
-        write(root, "models.py", MODELS)
-        write(root, "templates/hello.html", TEMPLATE)
-        if relative:
-            write(root, relative, dict((n, m) for n, _, m in BUNDLES)[name](size))
+    trees = [("project alone", None, None)] + list(BUNDLES)
+    roots = {name: os.path.join(work, name.replace(" ", "-")) for name, _, _ in trees}
+    for name, relative, make in trees:
+        write(roots[name], "app.py", APP)
+        write(roots[name], "models.py", MODELS)
+        write(roots[name], "templates/hello.html", TEMPLATE)
+        if make:
+            write(roots[name], relative, make(size))
 
-    def scan(root, report, *extra):
-        return [binary, "scan", root, "--allow-missing-db", "--allow-stale-db", "--fail-on", "none",
-                "--format", "json", "--output", report, *extra]
+    def scan(name, report, *extra):
+        return [binary, "scan", roots[name], "--allow-missing-db", "--allow-stale-db", "--fail-on", "none",
+                "--format", "json", "--output", os.path.join(work, report), *extra]
 
-    cpu = {name: [] for name, _, _ in trees}
-    for _ in range(arguments.runs):
-        for name, _, root in trees:
-            seconds, status = measure(scan(root, os.path.join(work, name + ".json")), env)
-            if status not in (0, 1):
-                print(f"bundle-cost.py: {name}: the scan exited {status}", file=sys.stderr)
-                return 2
-            cpu[name].append(seconds)
-    base = statistics.median(cpu["project alone"])
+    samples = run_interleaved({name: scan(name, name + ".json") for name, _, _ in trees}, arguments.runs, warmup=1)
+    cpu = {name: statistics.median(cpus) for name, (_, cpus) in samples.items()}
     print(f"sentinel: {binary}; bundles of {size / 1e6:.1f} MB; median of {arguments.runs} runs")
     print(f"{'tree':14} {'file':34} {'CPU ms':>8} {'extra ms':>9} {'named':>6} {'files':>6}"
           + (f" {'analysed s':>11} {'not-analysed':>12}" if arguments.analysed else ""))
     missing = 0
-    for name, relative, root in trees:
-        median = statistics.median(cpu[name])
+    for name, relative, _ in trees:
         with open(os.path.join(work, name + ".json")) as handle:
             summary = json.load(handle)["summary"]
         named = "–"
@@ -200,15 +179,15 @@ def run(binary, arguments, work):
                       for path in entry.get("signalsByFile", {})]
             named = "yes" if any(path.endswith(relative) for path in listed) else "NO"
             missing += named == "NO"
-        line = (f"{name:14} {relative or '':34} {median * 1000:8.0f} {(median - base) * 1000:9.0f} {named:>6} "
+        line = (f"{name:14} {relative or '':34} {cpu[name]:8.0f} {cpu[name] - cpu['project alone']:9.0f} {named:>6} "
                 f"{summary.get('filesScanned', 0):6}")
         if arguments.analysed and relative:
-            report = os.path.join(work, name + ".analysed.json")
-            seconds, _ = measure(scan(root, report, "--no-default-excludes"), env)
-            with open(report) as handle:
+            report = name + ".analysed.json"
+            analysed = run_interleaved({name: scan(name, report, "--no-default-excludes")}, 1, warmup=0)
+            with open(os.path.join(work, report)) as handle:
                 findings = json.load(handle)["findings"]
             bounded = sum(1 for f in findings if f.get("ruleId") == "sentinel.file-not-analysed")
-            line += f" {seconds:11.2f} {bounded:12}"
+            line += f" {analysed[name][1][0] / 1000:11.2f} {bounded:12}"
         print(line, flush=True)
     return 1 if missing else 0
 
