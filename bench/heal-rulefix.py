@@ -4,14 +4,15 @@ verifies, per weakness class, beside the classes Semgrep's autofix covers (issue
 
     bench/heal-rulefix.py [--sentinel PATH] [--half tune|check|both] [--apps A,B] [--json OUT]
 
-A class is a CWE that at least one shipped rule with a `fix:` reports (rules/python,
-rules/javascript). For each app of the half (bench/halves.py owns the split; judge on `tune`,
+A class is a CWE that at least one shipped rule with a `fix:` (a template rule: `fix-regex:`)
+reports (rules/python, rules/javascript, rules/templates). For each app of the half (bench/halves.py owns the split; judge on `tune`,
 report `check` beside it) the app is copied to a scratch directory, scanned to SARIF as a user
 would (`sentinel scan --format sarif`), and each true ground-truth finding of a fix class is
 matched to a reported finding the way the corpus's scorer matches (same file, the CWE among the
 acceptable ones, the line within 10 of the labelled range). A matched finding of a rule with a fix
 is healed: `sentinel heal --signal SARIF --finding FINGERPRINT --verify 'python3 -m py_compile FILE'
---level observer` (empty memory each time). It counts as healed when heal exits 0: the fixed file compiles and the native
+--level observer` (empty memory each time; for a template the verify command has Jinja2 read it,
+``TEMPLATE_CHECK``). It counts as healed when heal exits 0: the fixed file compiles and the native
 re-scan no longer reports the finding (the apps ship no test suite; compiling is their test).
 
 Semgrep's side: the rules under ../shared/corpora/semgrep-rules/python with a `fix:` or
@@ -44,13 +45,13 @@ LINE_SLACK = 10
 def fix_rules():
     """{rule id: [CWE numbers]} of the shipped rules that carry a `fix:`."""
     out = {}
-    for language in ("python", "javascript"):
+    for language in ("python", "javascript", "templates"):
         folder = os.path.join(ROOT, "rules", language)
         for name in sorted(os.listdir(folder)):
             if not name.endswith(".yaml"):
                 continue
             text = open(os.path.join(folder, name), encoding="utf-8").read()
-            if not re.search(r"^fix:", text, re.M):
+            if not re.search(r"^fix(-regex)?:", text, re.M):
                 continue
             rule_id = re.search(r"^id:\s*(\S+)", text, re.M).group(1)
             cwe = re.search(r"^cwe:\s*\[([^\]]*)\]", text, re.M)
@@ -116,8 +117,31 @@ def matches(truth, result):
     return file == truth["file"] and bool(cwes & acceptable) and start - LINE_SLACK <= line <= end + LINE_SLACK
 
 
+# A template's stand-in for a test: Jinja2 reads it (lexes it, and parses it unless the error is
+# a tag Jinja2 does not know, as Django's `{% load %}` or `{% url %}` are). Given inline: the
+# verify command runs in the sandbox, which sees the repository only.
+TEMPLATE_CHECK = (
+    "import sys, jinja2\n"
+    "env = jinja2.Environment()\n"
+    "text = open(sys.argv[1], encoding='utf-8').read()\n"
+    "list(env.lex(text))\n"
+    "try:\n"
+    "    env.parse(text)\n"
+    "except jinja2.TemplateSyntaxError as error:\n"
+    "    if 'unknown tag' not in str(error) and 'Encountered unknown' not in str(error):\n"
+    "        raise\n"
+)
+
+
+def verify_command(file):
+    """What stands for the app's tests: Python compiles, a template still reads as one."""
+    if file.endswith(".py"):
+        return "python3 -m py_compile " + shlex_quote(file)
+    return "python3 -c " + shlex_quote(TEMPLATE_CHECK) + " " + shlex_quote(file)
+
+
 def heal(sentinel, env, report, repo, fingerprint, file):
-    verify = "python3 -m py_compile " + shlex_quote(file)
+    verify = verify_command(file)
     # Each heal starts with empty memory, as a first heal of that finding would: a remembered fix
     # of a neighbouring finding (the other flag on the same set_cookie) must not take its attempt.
     env = dict(env, SENTINEL_HOME=tempfile.mkdtemp(prefix="home-", dir=os.path.dirname(report)))

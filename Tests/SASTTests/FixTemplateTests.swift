@@ -26,6 +26,36 @@ struct FixTemplateTests {
         #expect(try findingLines(rule: patternRule(pattern), source: source) == lines, "pattern: \(pattern)")
     }
 
+    @Test(
+        "fix-holes wraps each value a string built from a literal interpolates, and only such a string",
+        arguments: [
+            ("out(f\"<p>{a} and {b.c}</p>\")\n", "out(f\"<p>{e(a)} and {e(b.c)}</p>\")\n"),
+            ("out(\"<p>\" + a + \"</p>\" + b)\n", "out(\"<p>\" + e(a) + \"</p>\" + e(b))\n"),
+            ("out(\"<p>%s %s</p>\" % (a, \"x\"))\n", "out(\"<p>%s %s</p>\" % (e(a), \"x\"))\n"),
+            ("out(\"<p>%s</p>\" % a)\n", "out(\"<p>%s</p>\" % e(a))\n"),
+            ("out(\"<p>{}</p>\".format(a, k=b))\n", "out(\"<p>{}</p>\".format(e(a), k=e(b)))\n"),
+            ("out((\"<p>%s</p>\" % a, 404))\n", "out((\"<p>%s</p>\" % e(a), 404))\n"),
+            // Unknown holes: a conversion or a format spec, a mapping, *args, a string not built from a literal.
+            ("out(f\"<p>{a!r}</p>\")\n", nil),
+            ("out(f\"<p>{a:>10}</p>\")\n", nil),
+            ("out(\"<p>%(a)s</p>\" % {\"a\": a})\n", nil),
+            ("out(\"<p>{}</p>\".format(*a))\n", nil),
+            ("out(a + \"<p>\")\n", nil),
+            ("out(text)\n", nil),
+            ("out(\"<p>\")\n", nil),
+        ])
+    func fixHoles(source: String, expected: String?) throws {
+        let rule = "pattern: out($X)\nfix: out($X)\nfix-holes: {$X: e($HOLE)}\n"
+        #expect(try fixed(rule, source) == expected, "\(source)")
+    }
+
+    @Test("fix-imports counts the module a fix-holes wrapper names")
+    func fixHolesImports() throws {
+        let rule = "pattern: out($X)\nfix: out($X)\nfix-holes: {$X: html.escape(str($HOLE))}\nfix-imports: [html]\n"
+        #expect(try fixed(rule, "out(f\"<p>{a}</p>\")\n") == "import html\nout(f\"<p>{html.escape(str(a))}</p>\")\n")
+        #expect(try fixed(rule, "import html\nout(f\"<p>{a}</p>\")\n") == "import html\nout(f\"<p>{html.escape(str(a))}</p>\")\n")
+    }
+
     @Test("empty runs take a neighbouring comma with them")
     func emptyRuns() throws {
         let drop = "pattern: f($...A, k=1, $...B)\nfix: f($...A, $...B)\n"

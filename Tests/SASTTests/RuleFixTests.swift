@@ -27,7 +27,7 @@ struct RuleFixTests {
                 "python.requests-timeout-none", "python.requests-verify-false", "python.requests-without-timeout",
                 "python.settings-cookie-httponly-false", "python.settings-cookie-secure-false",
                 "python.subprocess-shell-true", "python.subprocess-shell-true-literal", "python.taint-insecure-cookie",
-                "python.tempfile-mktemp", "python.yaml-load",
+                "python.taint-xss", "python.tempfile-mktemp", "python.yaml-load",
             ])
     }
 
@@ -131,6 +131,12 @@ struct RuleFixTests {
                 "python.taint-insecure-cookie",
                 "from flask import make_response\nr = make_response('x')\nr.set_cookie('sid', sid, httponly=True)\n",
                 "from flask import make_response\nr = make_response('x')\nr.set_cookie('sid', sid, httponly=True, secure=True)\n"
+            ),
+            // Cross-site scripting: each value written into the markup is escaped where it is written.
+            (
+                "python.taint-xss",
+                "from flask import Flask, request\napp = Flask(__name__)\n\n@app.route(\"/s\")\ndef s():\n    q = request.args.get(\"q\")\n    return f\"<h1>Results for {q}</h1>\"\n",
+                "from flask import Flask, request\nimport html\napp = Flask(__name__)\n\n@app.route(\"/s\")\ndef s():\n    q = request.args.get(\"q\")\n    return f\"<h1>Results for {html.escape(str(q))}</h1>\"\n"
             ),
             // subprocess: the command string is split, shell=True goes, shlex is imported.
             (

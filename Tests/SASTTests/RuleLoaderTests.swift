@@ -47,6 +47,15 @@ struct RuleLoaderTests {
                 "id: javascript.x\nmessage: m\nseverity: high\nlanguages: [javascript]\npattern: f($X)\nfix: 'f({secure: })'\n",
                 "r.yaml:6: 'fix': 'f({secure: })' does not parse"
             ),
+            // fix-holes: a wrapper of one $HOLE, no quote, for a metavariable a template names.
+            (head + "pattern: f($X)\nfix-holes: {$X: 'e($HOLE)'}\n", "r.yaml:5: 'fix-holes' needs 'fix'"),
+            (head + "pattern: f($X)\nfix: $X\nfix-holes: {$X: e(x)}\n", "r.yaml:6: 'fix-holes.$X' must hold $HOLE once"),
+            (head + "pattern: f($X)\nfix: $X\nfix-holes: {$Y: e($HOLE)}\n", "r.yaml:6: 'fix-holes': no 'fix' template names $Y"),
+            (
+                head + "pattern: f($X)\nfix: $X\nfix-holes: {$X: \"e($HOLE, 'a')\"}\n",
+                "r.yaml:6: 'fix-holes.$X' must not hold a quote"
+            ),
+            (head + "pattern: f($X)\nfix: $X\nfix-holes: {$X: e($HOLE}\n", "r.yaml:6: 'fix-holes.$X': 'e($HOLE' does not parse"),
         ])
     func rejects(yaml: String, expected: String) {
         do {

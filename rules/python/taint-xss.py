@@ -41,6 +41,7 @@ def hello_safe():
 def greet():
     greeting = request.args["greeting"]
     # ruleid: python.taint-xss
+    # nofix: python.taint-xss (a template source: escaping its values leaves template syntax in them)
     return render_template_string("<p>" + greeting + "</p>")
 
 
@@ -139,6 +140,7 @@ async def async_view():
 @app.route("/jinja")
 def jinja_template():
     # ruleid: python.taint-xss
+    # nofix: python.taint-xss (a template source: escaping its values leaves template syntax in them)
     template = jinja2.Template(request.args["tpl"])
     # ok: python.taint-xss
     return template.render()
@@ -250,6 +252,7 @@ class EchoHandler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.end_headers()
         # ruleid: python.taint-xss
+        # nofix: python.taint-xss (the body is encoded after it is built)
         self.wfile.write(("<pre>%s</pre>" % body).encode())
         # ok: python.taint-xss
         self.wfile.write(("<pre>%s</pre>" % html.escape(body)).encode())
@@ -273,6 +276,7 @@ def flat_page(request):
     # ok: python.taint-xss
     content = mark_safe(page.content)
     # ruleid: python.taint-xss
+    # nofix: python.taint-xss (a value, not markup built around it)
     title = mark_safe(request.path_info)
     return HttpResponse(content + title)
 
@@ -304,6 +308,7 @@ def patch():
 def echo():
     text = request.args.get("q", "")
     # ruleid: python.taint-xss
+    # nofix: python.taint-xss (a variable, not a string built here)
     response = make_response(text)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -324,4 +329,5 @@ def echo_later():
     response = make_response("")
     response.data = request.args["text"]
     # ruleid: python.taint-xss
+    # nofix: python.taint-xss (a response object built elsewhere)
     return response

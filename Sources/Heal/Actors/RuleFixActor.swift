@@ -20,10 +20,10 @@ public struct RuleFixActor: HealActor {
         self.ruleDirectories = ruleDirectories ?? RuleLocations.standard()
     }
 
-    /// Findings of native code rules (`python.…`, `javascript.…`).
+    /// Findings of native code and template rules (`python.…`, `javascript.…`, `template.…`).
     public func applies(to signal: Signal) -> Bool {
         guard signal.kind == .finding, let rule = signal.ruleId else { return false }
-        return rule.hasPrefix("python.") || rule.hasPrefix("javascript.")
+        return rule.hasPrefix("python.") || rule.hasPrefix("javascript.") || rule.hasPrefix("template.")
     }
 
     /// The finding's own fix, once.
@@ -33,8 +33,15 @@ public struct RuleFixActor: HealActor {
             throw HealActorError("\(location.file): not in the repository (or not a text file)")
         }
         let rules = try RuleSet.load(directories: ruleDirectories)
-        let engine = SASTEngine(rules: try RuleSet(rules: rules.rules.filter { $0.id == ruleId }))
-        let findings = engine.scan(file: location.file, source: source).findings.filter { $0.ruleId == ruleId }
+        let findings: [Finding]
+        if let rule = rules.templateRules.first(where: { $0.id == ruleId }) {
+            // A template rule reads the template as the scan did (every rule applies: the scan
+            // that reported the finding judged the project already).
+            findings = TemplateEngine(rules: [rule]).scan(file: location.file, bytes: Array(source.utf8), project: nil).findings
+        } else {
+            let engine = SASTEngine(rules: try RuleSet(rules: rules.rules.filter { $0.id == ruleId }))
+            findings = engine.scan(file: location.file, source: source).findings.filter { $0.ruleId == ruleId }
+        }
         guard !findings.isEmpty else {
             throw HealActorError("\(location.file): \(ruleId) no longer reports anything here")
         }

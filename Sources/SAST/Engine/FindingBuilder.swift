@@ -22,12 +22,18 @@ struct FindingBuilder: Sendable {
         self.definitions = DefinitionIndex(root)
     }
 
-    func finding(_ rule: Rule, range: SourceRange, bindings: Bindings, evidence: String?) -> Finding {
+    /// `fixRange`: the region a `fix:` replaces when it is not the finding's (a taint sink's focus).
+    func finding(_ rule: Rule, range: SourceRange, bindings: Bindings, evidence: String?, fixRange: SourceRange? = nil) -> Finding {
         let location = source.location(range, file: file)
         let scope = definitions.enclosing(range.start)
             .filter { $0.range.start.offset < range.start.offset }
             .compactMap(\.text).joined(separator: ".")
-        let fix = rule.fixes.isEmpty ? nil : fixes.fix(rule, range: range, location: location, bindings: bindings)
+        let fixRegion = fixRange ?? range
+        let fix =
+            rule.fixes.isEmpty
+            ? nil
+            : fixes.fix(
+                rule, range: fixRegion, location: fixRange.map { source.location($0, file: file) } ?? location, bindings: bindings)
         return Finding(
             ruleId: rule.id, tool: ToolName.native, severity: rule.severity,
             confidence: confidence(rule, range: range, bindings: bindings),

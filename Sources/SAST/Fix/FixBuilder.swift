@@ -22,13 +22,19 @@ struct FixBuilder: Sendable {
             // Inside `f"...{x}..."` a string spelled with `"` ends the f-string before Python 3.12.
             guard let spelled = quote.map({ $0.respelling(written) }) ?? written else { continue }
             let template = MetavariableTemplate(spelled)
-            guard let pieces = template.resolve(bindings), let text = render(template, pieces, range) else { continue }
+            guard let pieces = template.resolve(bindings, holes: rule.fixHoles), let text = render(template, pieces, range) else {
+                continue
+            }
             var replacements = [
                 Fix.Replacement(
                     startLine: location.startLine ?? range.start.line, startColumn: location.startColumn ?? 1,
                     endLine: location.endLine ?? range.end.line, endColumn: location.endColumn ?? 1, text: text)
             ]
-            let modules = rule.fixImports.filter { template.uses(module: $0) && !imports.binds($0, before: range.start.offset) }
+            let wrappers = rule.fixHoles.filter { template.names($0.key) }.values.map(MetavariableTemplate.init)
+            let modules = rule.fixImports.filter { module in
+                (template.uses(module: module) || wrappers.contains { $0.uses(module: module) })
+                    && !imports.binds(module, before: range.start.offset)
+            }
             let indentation = String(
                 decoding: source.lineBytes(range.start.line).prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") },
                 as: UTF8.self)

@@ -1,9 +1,16 @@
+import PythonSyntax
+
 /// What a `fix:` template needs beyond substitution: statement rewrites, the modules it uses, and
 /// strict resolution into code kept as written and new text.
 extension MetavariableTemplate {
     /// Whether the template's own text breaks lines: a statement-level rewrite, which needs the
     /// matched region to start its line so that later lines can take its indentation.
     var isMultiLine: Bool { ownText.contains { $0 == "\n" || $0 == "\r\n" || $0 == "\r" } }
+
+    /// Whether the template refers to metavariable `name` (`$X` or `$...X`).
+    func names(_ name: String) -> Bool {
+        pieces.contains { if case .variable(let n, _) = $0 { return n == name } else { return false } }
+    }
 
     /// Whether the template's own text names `module` as the start of a dotted name (`shlex.split`
     /// uses `shlex`, `os.path.join` uses `os.path`), so the fix needs it imported.
@@ -20,7 +27,9 @@ extension MetavariableTemplate {
     /// The template with its metavariables resolved against `bindings`; nil when one is unbound (a
     /// fix must not contain `$X`). An empty run (`$...ARGS` bound to no arguments) takes one
     /// neighbouring comma with it, so `f($...ARGS, timeout=30)` becomes `f(timeout=30)`.
-    func resolve(_ bindings: Bindings) -> [FixPiece]? {
+    /// `holes`: metavariables whose string's interpolated values are each wrapped (`fix-holes`;
+    /// a binding that is not such a string leaves the template unresolved).
+    func resolve(_ bindings: Bindings, holes: [String: String] = [:]) -> [FixPiece]? {
         var out: [FixPiece] = []
         var emptyRuns: [Int] = []
         for piece in pieces {
@@ -29,7 +38,11 @@ extension MetavariableTemplate {
                 out.append(.text(text))
             case .variable(let name, let run):
                 guard let binding = bindings[name] else { return nil }
-                if let identifier = binding.identifier {
+                if let wrapper = holes[name] {
+                    guard binding.identifier == nil, binding.nodes.count == 1, let pieces = Self.wrapped(binding.nodes[0], wrapper)
+                    else { return nil }
+                    out += pieces
+                } else if let identifier = binding.identifier {
                     out.append(.text(identifier))
                 } else if let first = binding.nodes.first, let last = binding.nodes.last {
                     out.append(.code(first.range.start.offset..<last.range.end.offset))
@@ -43,6 +56,26 @@ extension MetavariableTemplate {
         }
         for index in emptyRuns { Self.dropComma(around: index, in: &out) }
         return FixPiece.merged(out)
+    }
+
+    /// `node`'s code with each of its holes (``StringHoles``) written inside `wrapper` (`$HOLE`
+    /// stands for the hole); nil when `node` has none.
+    private static func wrapped(_ node: SyntaxNode, _ wrapper: String) -> [FixPiece]? {
+        guard let holes = StringHoles.holes(of: node) else { return nil }
+        let parts = wrapper.components(separatedBy: "$HOLE")
+        guard parts.count == 2 else { return nil }
+        var out: [FixPiece] = []
+        var cursor = node.range.start.offset
+        for hole in holes {
+            guard hole.range.start.offset >= cursor else { return nil }
+            out.append(.code(cursor..<hole.range.start.offset))
+            out.append(.text(parts[0]))
+            out.append(.code(hole.range.start.offset..<hole.range.end.offset))
+            out.append(.text(parts[1]))
+            cursor = hole.range.end.offset
+        }
+        out.append(.code(cursor..<node.range.end.offset))
+        return out.filter { if case .code(let r) = $0 { return !r.isEmpty } else { return true } }
     }
 
     /// Removes the comma after position `index` (with the spaces after it), else the one before it.

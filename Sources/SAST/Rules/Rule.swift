@@ -235,6 +235,9 @@ public struct Rule: Sendable, Hashable {
     /// `fix-imports`: modules a fix may use; one the chosen template names (`shlex.`) and the file
     /// does not import at module level is imported by a second replacement.
     public var fixImports: [String]
+    /// `fix-holes`: metavariable → the call that wraps each value the string bound to it
+    /// interpolates (`html.escape(str($HOLE))`; ``StringHoles``). Empty when the rule has none.
+    public var fixHoles: [String: String] = [:]
     /// `metadata.references`.
     public var references: [String]
     /// `metadata.bandit`: the Bandit checks this rule covers.

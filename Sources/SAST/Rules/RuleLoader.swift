@@ -23,7 +23,7 @@ public enum LoadedRule: Sendable {
 public enum RuleLoader {
     static let topKeys = Set<String>([
         "id", "message", "severity", "confidence", "languages", "cwe", "mode", "pattern", "pattern-either",
-        "patterns", "sources", "sinks", "sanitizers", "fix", "fix-imports", "metadata", "confidence-from",
+        "patterns", "sources", "sinks", "sanitizers", "fix", "fix-imports", "fix-holes", "metadata", "confidence-from",
         "admin-handlers-confidence",
         "application-errors-confidence",
     ]).union(ProjectScope.keys)
@@ -131,6 +131,7 @@ public enum RuleLoader {
             try map["fix"].map { try c.fixTemplates($0, bound: c.compiledBefore ? [] : FixMetavariables.bound(by: map.node)) } ?? []
         let fixImports = try map["fix-imports"].map { try c.modules($0, "fix-imports") } ?? []
         if !fixImports.isEmpty && fixes.isEmpty { throw fail(file, map.line("fix-imports"), "'fix-imports' needs 'fix'") }
+        let fixHoles = try map["fix-holes"].map { try c.fixHoles($0, templates: fixes) } ?? [:]
         // The import a fix adds is written as a Python `import` line.
         if !fixImports.isEmpty && c.syntax != .python {
             throw fail(file, map.line("fix-imports"), "'fix-imports' is for Python rules (it adds an `import` line)")
@@ -176,6 +177,7 @@ public enum RuleLoader {
             references: header.references, banditIds: header.bandit, semgrepIds: header.semgrep, file: file,
             confidenceFrom: confidenceFrom, scope: try ProjectScope(map, c), adminHandlersConfidence: adminHandlersConfidence)
         rule.applicationErrorsConfidence = applicationErrorsConfidence
+        rule.fixHoles = fixHoles
         return rule
     }
 
@@ -305,6 +307,39 @@ struct Cursor {
             }
         }
         return templates
+    }
+
+    /// `fix-holes: {$BODY: html.escape(str($HOLE))}`: each key a metavariable some `fix` template
+    /// names, each value a Python expression holding `$HOLE` once and no quote (it is written
+    /// inside f-string fields, where a quote could end the string before Python 3.12).
+    func fixHoles(_ node: DocumentNode, templates: [String]) throws -> [String: String] {
+        let map = try mapping(node, "fix-holes")
+        guard !templates.isEmpty else { throw RuleLoader.fail(file, node.line, "'fix-holes' needs 'fix'") }
+        guard syntax == .python else { throw RuleLoader.fail(file, node.line, "'fix-holes' is for Python rules") }
+        var out: [String: String] = [:]
+        for key in map.keys {
+            let line = map.line(key)
+            guard let valueNode = map[key] else { continue }
+            let wrapper = try string(valueNode, "fix-holes.\(key)")
+            guard templates.contains(where: { FixMetavariables.named(in: $0).contains(key) }) else {
+                throw RuleLoader.fail(file, line, "'fix-holes': no 'fix' template names \(key)")
+            }
+            guard wrapper.components(separatedBy: "$HOLE").count == 2 else {
+                throw RuleLoader.fail(file, line, "'fix-holes.\(key)' must hold $HOLE once")
+            }
+            guard !wrapper.contains("\""), !wrapper.contains("'") else {
+                throw RuleLoader.fail(file, line, "'fix-holes.\(key)' must not hold a quote")
+            }
+            if !compiledBefore {
+                do throws(SourceReadError) {
+                    _ = try syntax.lower(wrapper.replacingOccurrences(of: "$HOLE", with: "hole"))
+                } catch {
+                    throw RuleLoader.fail(file, line, "'fix-holes.\(key)': '\(wrapper)' does not parse: \(error.message)")
+                }
+            }
+            out[key] = wrapper
+        }
+        return out
     }
 
     /// Dotted module names (`shlex`, `os.path`).

@@ -85,7 +85,11 @@ extension TaintAnalyzer {
             // Identity by evidence: without it the sink may be another library's method of the same
             // name (a query builder's `find`), so its flows are low confidence.
             let evidenced = sink.evidence.isEmpty || PatternSearch(index: index).satisfies(sink.evidence, bindings)
-            sites.append(SinkSite(bindings: bindings, parts: parts, lacksEvidence: !evidenced))
+            var site = SinkSite(bindings: bindings, parts: parts, lacksEvidence: !evidenced)
+            if sink.focus != nil, let first = parts.first, let last = parts.last {
+                site.focusRange = SourceRange(start: first.range.start, end: last.range.end)
+            }
+            sites.append(site)
         }
         sinkAnswers.remember(sites, for: node)
         return sites
@@ -100,7 +104,8 @@ extension TaintAnalyzer {
             for part in site.parts { taint.formUnion(peekValue(part).whole) }
             guard taint.isTainted else { continue }
             let label = Self.sinkLabel(node, index)
-            let hit = TaintSinkHit(range: node.range, label: label, bindings: site.bindings, lacksEvidence: site.lacksEvidence)
+            var hit = TaintSinkHit(range: node.range, label: label, bindings: site.bindings, lacksEvidence: site.lacksEvidence)
+            hit.focusRange = site.focusRange
             reach(hit, with: taint.through(FlowHop(range: node.range, note: "sink: " + label)), via: nil, at: node.range)
         }
     }
@@ -139,6 +144,8 @@ struct SinkSite {
     var parts: [SyntaxNode]
     /// The sink's `evidence:` does not hold here (its flows are low confidence).
     var lacksEvidence = false
+    /// The nodes the sink's `focus` names, as one region (nil: no focus).
+    var focusRange: SourceRange? = nil
 }
 
 /// What a list of patterns says about each node of a file (the sinks it is, whether it is a

@@ -25,7 +25,10 @@ enum TaintFindings {
             var evidence = "\(flow.origin.label) at line \(flow.origin.line) flows to \(flow.sink.label)"
             if let via = flow.via { evidence += " through \(via)()" }
             if let file = flow.sink.file { evidence += " in \(file)" }
-            var finding = builder.finding(rule, range: flow.reportRange, bindings: flow.sink.bindings, evidence: evidence)
+            // The fix rewrites what the sink's focus names, where the sink is in this file.
+            let fixRange = flow.sink.file == nil ? flow.sink.focusRange : nil
+            var finding = builder.finding(
+                rule, range: flow.reportRange, bindings: flow.sink.bindings, evidence: evidence, fixRange: fixRange)
             if flow.origin.isLocal {
                 // Environment, argv, stdin: the operator's own input (CodeQL's `-local` queries).
                 finding.severity = min(finding.severity, .medium)

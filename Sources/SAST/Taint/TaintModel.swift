@@ -203,6 +203,9 @@ struct TaintSinkHit: Sendable {
     var bindings: Bindings
     /// The sink's `evidence:` did not hold: nothing shows the receiver is the library's.
     var lacksEvidence = false
+    /// The code the sink's `focus` names (`$BODY` of `return $BODY`): what a `fix:` rewrites; nil
+    /// without a focus (the fix rewrites the whole sink).
+    var focusRange: SourceRange? = nil
 }
 
 /// One reported flow.

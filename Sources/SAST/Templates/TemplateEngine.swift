@@ -176,10 +176,22 @@ public struct TemplateEngine: Sendable {
         let start = document.position(of: range.lowerBound)
         let end = document.position(of: range.upperBound)
         let snippet = (start.line...max(start.line, min(end.line, start.line + 4))).map(document.line).joined(separator: "\n")
-        return Finding(
+        var finding = Finding(
             ruleId: rule.id, severity: rule.severity, confidence: rule.confidence, message: rule.message,
             location: Location(file: file, startLine: start.line, startColumn: start.column, endLine: end.line, endColumn: end.column),
             cwe: rule.cwe, snippet: snippet, references: rule.references)
+        let matched = document.text(range)
+        if let fix = rule.fix, let rewritten = fix.apply(to: matched) {
+            finding.fix = Fix(
+                description: rewritten.isEmpty
+                    ? "Remove `\(matched.trimmingCharacters(in: .whitespaces))`"
+                    : "Replace `\(matched.trimmingCharacters(in: .whitespaces))` with `\(rewritten.trimmingCharacters(in: .whitespaces))`",
+                replacements: [
+                    Fix.Replacement(
+                        startLine: start.line, startColumn: start.column, endLine: end.line, endColumn: end.column, text: rewritten)
+                ])
+        }
+        return finding
     }
 }
 

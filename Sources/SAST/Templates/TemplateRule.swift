@@ -41,6 +41,8 @@ public struct TemplateRule: Sendable, Hashable {
     public var elements: Set<String>?
     /// `frameworks` and `project-not-regex`: the projects the rule applies in.
     public var scope: ProjectScope
+    /// `fix-regex`: the rewrite of a match (nil: the rule has none).
+    public var fix: TemplateFix? = nil
     /// `metadata.references`.
     public var references: [String]
     /// `metadata.bandit`.
@@ -55,6 +57,47 @@ public struct TemplateRule: Sendable, Hashable {
         .native(
             id: id, message: message, references: references, severity: severity, cwe: cwe, confidence: confidence,
             tags: ["template"])
+    }
+}
+
+/// A template rule's rewrite (Semgrep's `fix-regex`): within the text a finding matched, the first
+/// match of `regex` is replaced by `replacement` (`\1` names a group, as in Semgrep; `$` is literal). A finding whose match
+/// the expression does not match, or that it would leave unchanged, gets no fix: so one rule's
+/// alternatives can have a rewrite or none (`| safe` is dropped, `Markup(` is left to a person).
+public struct TemplateFix: Sendable, Hashable {
+    /// The expression searched in the matched text.
+    public var regex: TemplateRegex
+    /// What replaces its first match, in NSRegularExpression's template syntax (`$1`).
+    public var replacement: String
+
+    /// A rewrite of `regex`'s first match by `replacement` (Semgrep's `\N` groups become `$N`;
+    /// a literal `$` is escaped).
+    public init(regex: TemplateRegex, replacement: String) {
+        self.regex = regex
+        var template = ""
+        var characters = replacement.makeIterator()
+        while let c = characters.next() {
+            switch c {
+            case "\\":
+                guard let next = characters.next() else { template += "\\\\"; break }
+                if next.isASCII, next.isNumber { template += "$" + String(next) } else { template += "\\" + String(next) }
+            case "$": template += "\\$"
+            default: template.append(c)
+            }
+        }
+        self.replacement = template
+    }
+
+    /// `text` rewritten; nil when the expression does not match it or the rewrite changes nothing.
+    public func apply(to text: String) -> String? {
+        guard let expression = regex.expression,
+            let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text))
+        else { return nil }
+        let rewritten = expression.replacementString(for: match, in: text, offset: 0, template: replacement)
+        let whole = NSMutableString(string: text)
+        whole.replaceCharacters(in: match.range, with: rewritten)
+        let out = whole as String
+        return out == text ? nil : out
     }
 }
 
@@ -85,6 +128,9 @@ public struct TemplateRegex: Sendable, Hashable {
         guard literals.mayMatch(text), let regex = box.regex else { return [] }
         return regex.matches(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)).map(\.range)
     }
+
+    /// The compiled expression (nil: it does not compile, which the loader has ruled out).
+    var expression: NSRegularExpression? { box.regex }
 
     /// Whether `text` holds a match.
     public func occurs(in text: String) -> Bool { box.occurs(in: text) }

@@ -9,7 +9,7 @@ enum TemplateRuleLoader {
 
     static let keys = Set<String>([
         "id", "message", "severity", "confidence", "languages", "cwe", "metadata", "construct", "pattern-regex",
-        "pattern-not-regex", "context", "autoescaped", "elements",
+        "pattern-not-regex", "context", "autoescaped", "elements", "fix-regex",
     ]).union(ProjectScope.keys)
 
     static func parse(_ map: Mapping, _ c: Cursor) throws -> TemplateRule {
@@ -57,12 +57,31 @@ enum TemplateRuleLoader {
             elements = Set(try c.strings(node, "elements").map { $0.lowercased() })
         }
         let scope = try ProjectScope(map, c)
-        return TemplateRule(
+        let fix = try map["fix-regex"].map { try fixRegex($0, c) }
+        var rule = TemplateRule(
             id: header.id, message: header.message, severity: header.severity, confidence: header.confidence,
             cwe: header.cwe, construct: construct, regex: regex, notRegexes: notRegexes, contexts: contexts,
             autoescaped: autoescaped, elements: elements, scope: scope,
             references: header.references,
             banditIds: header.bandit, semgrepIds: header.semgrep, file: file)
+        rule.fix = fix
+        return rule
+    }
+
+    /// `fix-regex: {regex: R, replacement: S}` (Semgrep's keys; `count` is not taken: the first
+    /// match of R in the finding's text is the one replaced).
+    static func fixRegex(_ node: DocumentNode, _ c: Cursor) throws -> TemplateFix {
+        let map = try c.mapping(node, "fix-regex")
+        for key in map.keys where key != "regex" && key != "replacement" {
+            throw RuleLoader.fail(c.file, map.line(key), "unknown key 'fix-regex.\(key)' (expected regex, replacement)")
+        }
+        guard let regexNode = map["regex"] else { throw RuleLoader.fail(c.file, node.line, "'fix-regex' needs 'regex'") }
+        guard let replacementNode = map["replacement"] else {
+            throw RuleLoader.fail(c.file, node.line, "'fix-regex' needs 'replacement'")
+        }
+        return TemplateFix(
+            regex: try compile(try c.string(regexNode, "fix-regex.regex"), regexNode, c),
+            replacement: try c.string(replacementNode, "fix-regex.replacement"))
     }
 
     /// Compiles a rule's regular expression; throws naming the file and the line.

@@ -20,17 +20,29 @@ enum TemplateRuleTests {
     }
 
     static func annotations(_ document: TemplateDocument) -> [Annotation] {
+        marked(["ruleid:", "ok:"], document)
+    }
+
+    /// `{# nofix: ID (why) #}` comments, placed as `ruleid`: cases whose finding the rule's
+    /// `fix-regex` deliberately leaves alone (`expectsFinding` true).
+    static func noFixes(_ document: TemplateDocument) -> [Annotation] {
+        marked(["nofix:"], document)
+    }
+
+    private static func marked(_ markers: [String], _ document: TemplateDocument) -> [Annotation] {
         var out: [Annotation] = []
         for token in document.tokens where token.kind == .comment {
             let body = document.text(token.inner)
-            let marker = ["ruleid:", "ok:"].first { body.hasPrefix($0) }
+            let marker = markers.first { body.hasPrefix($0) }
             guard let marker else { continue }
             let (line, column) = document.position(of: token.range.lowerBound)
             let before = document.line(line).prefix(column - 1)
             let target = before.allSatisfy(\.isWhitespace) ? nextLine(after: line, document) : line
-            for id in body.dropFirst(marker.count).split(separator: ",") {
+            // A note in brackets after the ids says why (`nofix: ID (why)`).
+            let ids = body.dropFirst(marker.count).prefix { $0 != "(" }
+            for id in ids.split(separator: ",") {
                 let trimmed = id.trimmingCharacters(in: .whitespaces)
-                if !trimmed.isEmpty { out.append(Annotation(ruleId: trimmed, expectsFinding: marker == "ruleid:", line: target)) }
+                if !trimmed.isEmpty { out.append(Annotation(ruleId: trimmed, expectsFinding: marker != "ok:", line: target)) }
             }
         }
         return out
