@@ -177,7 +177,9 @@ def run_app(app, args, fixes, env, scratch):
         row = {"app": app, "id": truth["id"], "cwe": cwe, "class": truth["vulnerability_class"], "detected": False,
                "fixable": False, "healed": False, "rule": None}
         found = [r for r in results if matches(truth, r)]
-        with_fix = [r for r in found if r[0] in fixes]
+        # A rule with a fix, or a finding that carries one (a flow takes the fix of the audit it
+        # supersedes on its line).
+        with_fix = [r for r in found if r[0] in fixes or r[5]]
         row["detected"] = bool(found)
         if with_fix:
             # The finding's own rule must carry a fix; the finding its fix (the receiver resolved, ...).

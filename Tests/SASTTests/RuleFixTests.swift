@@ -275,6 +275,29 @@ struct RuleFixTests {
         )
     }
 
+    @Test("a flow takes the fix of the audit finding it supersedes on its line")
+    func flowTakesAuditFix() throws {
+        let engine = try RuleFilesTests.engine.get()
+        let source = """
+            import yaml
+            from flask import Flask, request
+
+            app = Flask(__name__)
+
+
+            @app.route("/u", methods=["POST"])
+            def u():
+                f = request.files["file"]
+                data = yaml.load(f, yaml.Loader)
+                return str(data)
+
+            """
+        let findings = engine.scan(file: "t.py", source: source).findings.filter { $0.location.startLine == 10 }
+        #expect(findings.map(\.ruleId) == ["python.taint-insecure-deserialization"])
+        let fix = try #require(findings.first?.fix)
+        #expect(try fix.apply(to: source).contains("    data = yaml.safe_load(f)\n"))
+    }
+
     @Test("cases the rules leave without a fix")
     func noFix() throws {
         let engine = try RuleFilesTests.engine.get()

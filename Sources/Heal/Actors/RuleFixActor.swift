@@ -39,7 +39,9 @@ public struct RuleFixActor: HealActor {
             // that reported the finding judged the project already).
             findings = TemplateEngine(rules: [rule]).scan(file: location.file, bytes: Array(source.utf8), project: nil).findings
         } else {
-            let engine = SASTEngine(rules: try RuleSet(rules: rules.rules.filter { $0.id == ruleId }))
+            // The file's other rules too: a flow takes the fix of the audit finding it supersedes
+            // on its line (``TaintFindings``), which only a scan with that audit's rule makes.
+            let engine = SASTEngine(rules: try RuleSet(rules: rules.rules.filter { $0.languages == rule(ruleId, rules)?.languages }))
             findings = engine.scan(file: location.file, source: source).findings.filter { $0.ruleId == ruleId }
         }
         guard !findings.isEmpty else {
@@ -61,3 +63,6 @@ public struct RuleFixActor: HealActor {
         ]
     }
 }
+
+/// The rule `id` of `rules`, if it has one.
+private func rule(_ id: String, _ rules: RuleSet) -> Rule? { rules.rules.first { $0.id == id } }

@@ -91,20 +91,52 @@ enum TaintFindings {
             || finding.message.hasSuffix(noEvidenceNote) || finding.message.hasSuffix(libraryInputNote)
     }
 
+    /// Whether the audit's fix calls another function than the code it replaces (`yaml.load(...)`
+    /// becomes `yaml.safe_load(...)`): the sink is a call, so such a fix can remove it, where one
+    /// that keeps the callee and changes an argument (`autoescape=True` on a template built from
+    /// the request) leaves the flow as it was.
+    static func callsAnother(_ audit: Finding) -> Bool {
+        guard let fix = audit.fix, fix.replacements.count >= 1, let replacement = fix.replacements.first,
+            replacement.startLine == replacement.endLine, replacement.startLine == audit.location.startLine,
+            let line = audit.snippet?.split(separator: "\n", omittingEmptySubsequences: false).first
+        else { return false }
+        let characters = Array(line)
+        let start = replacement.startColumn - 1
+        let end = replacement.endColumn - 1
+        guard start >= 0, end <= characters.count, start < end else { return false }
+        func callee(_ text: some StringProtocol) -> Substring? {
+            guard let paren = text.firstIndex(of: "(") else { return nil }
+            let name = text[..<paren]
+            guard !name.isEmpty, name.allSatisfy({ $0 == "." || $0 == "_" || $0.isLetter || $0.isNumber }) else { return nil }
+            return Substring(name)
+        }
+        guard let old = callee(String(characters[start..<end])), let new = callee(replacement.text) else { return false }
+        return old != new
+    }
+
     /// A proven flow supersedes the audit finding on the same line that names the same weakness:
-    /// one finding, not two.
+    /// one finding, not two. A flow without a fix takes the fix of an audit it supersedes (the
+    /// audit's rule rewrites that call: `yaml.load(f, Loader=yaml.Loader)` becomes
+    /// `yaml.safe_load(f)` whichever rule reported it); heal's re-scan still checks the flow is gone.
     static func supersedeAudits(_ findings: [Finding]) -> [Finding] {
         // Only a flow from a remote source proves the weakness; a local one is itself an audit.
         // (A long flow is low confidence for its length, and still a flow.)
         let proven = findings.filter(isProvenFlow)
         guard !proven.isEmpty else { return findings }
-        return findings.filter { finding in
-            guard finding.codeFlow.isEmpty, let line = finding.location.startLine else { return true }
+        func supersedes(_ flow: Finding, _ finding: Finding) -> Bool {
+            guard finding.codeFlow.isEmpty, let line = finding.location.startLine else { return false }
             // An audit surer than the flow (a long one) stays.
-            return !proven.contains { flow in
-                flow.location.startLine == line && !Set(flow.cwe).isDisjoint(with: finding.cwe)
-                    && flow.confidence >= finding.confidence
-            }
+            return flow.location.startLine == line && !Set(flow.cwe).isDisjoint(with: finding.cwe)
+                && flow.confidence >= finding.confidence && isProvenFlow(flow)
+        }
+        return findings.compactMap { finding in
+            if proven.contains(where: { supersedes($0, finding) }) { return nil }
+            guard finding.fix == nil, isProvenFlow(finding),
+                let fixed = findings.first(where: { $0.fix != nil && supersedes(finding, $0) && callsAnother($0) })
+            else { return finding }
+            var copy = finding
+            copy.fix = fixed.fix
+            return copy
         }
     }
 }
