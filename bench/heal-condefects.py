@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Heal on the ConDefects dev set: run.sh over the first N bugs, then the figures BENCHMARKS.md quotes.
 
-    bench/heal-condefects.py SENTINEL [N] [--work DIR]
+    bench/heal-condefects.py SENTINEL [N] [--work DIR] [--half tune|check]
 
 The corpus's own runner (../shared/corpora/condefects-py/run.sh) runs `sentinel heal` on each bug
 and judges the emitted patch outside Sentinel. This wrapper gives the run a fresh SENTINEL_HOME (so
 no memory from an earlier run replays or boosts anything) and then reads each bug's evidence.json
 for what the runner does not print: attempts per fix, the strategy that fixed it, verification time
 and the sandbox's share of it. CONDEFECTS_MAX_MINUTES (default 3) is passed through.
+
+--half runs the first N bugs of one half (bench/halves.py splits by the task's name, `abc223_a`):
+the runner is given a copy of the corpus's bugs.tsv holding that half's rows, the rest linked.
 """
 import argparse
 import csv
@@ -16,11 +19,33 @@ import os
 import statistics
 import subprocess
 import sys
+import shutil
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-RUN_SH = HERE.parent.parent / "shared" / "corpora" / "condefects-py" / "run.sh"
+sys.path.insert(0, str(HERE))
+from halves import half  # noqa: E402
+
+CORPUS = HERE.parent.parent / "shared" / "corpora" / "condefects-py"
+RUN_SH = CORPUS / "run.sh"
+
+
+def half_corpus(which, into):
+    """A corpus folder whose bugs.tsv holds the rows of one half; bugs and answers linked. The
+    runner finds its corpus from its own path (resolved), so its tools are copied, not linked."""
+    into.mkdir(parents=True, exist_ok=True)
+    rows = (CORPUS / "bugs.tsv").read_text(encoding="utf-8").splitlines()
+    task = rows[0].split("\t").index("task")
+    kept = [rows[0]] + [r for r in rows[1:] if r.strip() and half(r.split("\t")[task]) == which]
+    (into / "bugs.tsv").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    for name in ("bugs", "answers"):
+        link = into / name
+        if not link.exists():
+            link.symlink_to(CORPUS / name)
+    shutil.copytree(CORPUS / "tools", into / "tools", dirs_exist_ok=True)
+    shutil.copy2(RUN_SH, into / "run.sh")
+    return into / "run.sh"
 
 
 def main():
@@ -28,6 +53,7 @@ def main():
     ap.add_argument("sentinel")
     ap.add_argument("n", nargs="?", type=int, default=40)
     ap.add_argument("--work", help="where logs go (default: bench/out/condefects-<time>)")
+    ap.add_argument("--half", choices=("tune", "check"), help="only the bugs of this half (bench/halves.py)")
     args = ap.parse_args()
     if not RUN_SH.exists():
         sys.exit("not found: %s (the corpus sits beside the project, in ../shared)" % RUN_SH)
@@ -36,7 +62,8 @@ def main():
     home = work / "home"
     home.mkdir(exist_ok=True)
     env = dict(os.environ, CONDEFECTS_WORK=str(work / "bugs"), SENTINEL_HOME=str(home))
-    rc = subprocess.call([str(RUN_SH), args.sentinel, str(args.n)], env=env)
+    run_sh = half_corpus(args.half, work / "corpus") if args.half else RUN_SH
+    rc = subprocess.call([str(run_sh), args.sentinel, str(args.n)], env=env)
     if rc != 0:
         sys.exit("run.sh exited %d" % rc)
     rows = list(csv.DictReader(open(work / "bugs" / "results.tsv"), delimiter="\t"))
