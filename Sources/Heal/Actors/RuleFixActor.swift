@@ -41,7 +41,8 @@ public struct RuleFixActor: HealActor {
         } else {
             // The file's other rules too: a flow takes the fix of the audit finding it supersedes
             // on its line (``TaintFindings``), which only a scan with that audit's rule makes.
-            let engine = SASTEngine(rules: try RuleSet(rules: rules.rules.filter { $0.languages == rule(ruleId, rules)?.languages }))
+            let languages = rules.rules.first { $0.id == ruleId }?.languages
+            let engine = SASTEngine(rules: try RuleSet(rules: rules.rules.filter { $0.languages == languages }))
             findings = engine.scan(file: location.file, source: source).findings.filter { $0.ruleId == ruleId }
         }
         guard !findings.isEmpty else {
@@ -63,6 +64,3 @@ public struct RuleFixActor: HealActor {
         ]
     }
 }
-
-/// The rule `id` of `rules`, if it has one.
-private func rule(_ id: String, _ rules: RuleSet) -> Rule? { rules.rules.first { $0.id == id } }
