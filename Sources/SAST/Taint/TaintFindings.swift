@@ -96,7 +96,7 @@ enum TaintFindings {
     /// that keeps the callee and changes an argument (`autoescape=True` on a template built from
     /// the request) leaves the flow as it was.
     static func callsAnother(_ audit: Finding) -> Bool {
-        guard let fix = audit.fix, fix.replacements.count >= 1, let replacement = fix.replacements.first,
+        guard let replacement = audit.fix?.replacements.first,
             replacement.startLine == replacement.endLine, replacement.startLine == audit.location.startLine,
             let line = audit.snippet?.split(separator: "\n", omittingEmptySubsequences: false).first
         else { return false }
@@ -123,11 +123,12 @@ enum TaintFindings {
         // (A long flow is low confidence for its length, and still a flow.)
         let proven = findings.filter(isProvenFlow)
         guard !proven.isEmpty else { return findings }
+        // `flow` is one of `proven` (so proven already).
         func supersedes(_ flow: Finding, _ finding: Finding) -> Bool {
             guard finding.codeFlow.isEmpty, let line = finding.location.startLine else { return false }
             // An audit surer than the flow (a long one) stays.
             return flow.location.startLine == line && !Set(flow.cwe).isDisjoint(with: finding.cwe)
-                && flow.confidence >= finding.confidence && isProvenFlow(flow)
+                && flow.confidence >= finding.confidence
         }
         return findings.compactMap { finding in
             if proven.contains(where: { supersedes($0, finding) }) { return nil }
