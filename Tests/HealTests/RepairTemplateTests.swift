@@ -252,6 +252,13 @@ struct RepairTemplateTests {
         TemplateCase(ArithmeticOperatorTemplate(), "print(n-998244353)\n", line: 1, ["line 1: `-` → `+`", "line 1: `-` → `%`"]),
         TemplateCase(ConversionTemplate(), "r, = read(float)\n", line: 1, ["line 1: `float` → `int`", "line 1: `float` → `str`"]),
         TemplateCase(ConversionTemplate(), "n = int(s) + len(t)\n", line: 1, ["line 1: `int` → `float`", "line 1: `int` → `str`"]),
+        TemplateCase(
+            SwapStatementsTemplate(), "for x in A:\n    total += y\n    y = x * 2\n", line: 2,
+            ["line 2: `total += y y = x * 2` → `y = x * 2 total += y`"]),
+        // Statements that share no name and do not both call commute; a compound one does not move.
+        TemplateCase(SwapStatementsTemplate(), "a = 1\nb = 2\n", line: 1, []),
+        TemplateCase(SwapStatementsTemplate(), "x = f()\nif x:\n    y = x\n", line: 1, []),
+        TemplateCase(SwapStatementsTemplate(), "x = 1; y = x\nz = y\n", line: 2, []),
     ]
 
     static let clamp = """

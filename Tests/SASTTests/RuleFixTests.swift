@@ -148,6 +148,12 @@ struct RuleFixTests {
                 "import subprocess\n\n\ndef grep(p):\n    cmd = \"grep -r %s .\" % p\n    return subprocess.check_output(cmd, shell=True)\n",
                 "import subprocess\nimport shlex\n\n\ndef grep(p):\n    cmd = \"grep -r %s .\" % p\n    return subprocess.check_output(shlex.split(cmd))\n"
             ),
+            // A call whose arguments start on the next line: the inserted `shlex.split(` starts it too.
+            (
+                "python.subprocess-shell-true",
+                "import subprocess\n\n\ndef grep(p):\n    return subprocess.check_output(\n        \"grep -r %s .\" % p,\n        shell=True,\n        text=True)\n",
+                "import subprocess\nimport shlex\n\n\ndef grep(p):\n    return subprocess.check_output(\n        shlex.split(\"grep -r %s .\" % p),\n        text=True)\n"
+            ),
             (
                 "python.subprocess-shell-true-literal", "import shlex\nimport subprocess\nsubprocess.call('uptime -p', shell=True)\n",
                 "import shlex\nimport subprocess\nsubprocess.call(shlex.split('uptime -p'))\n"

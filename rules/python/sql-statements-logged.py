@@ -35,3 +35,10 @@ async_engine = create_async_engine("postgresql+asyncpg://app@db/app", echo=True)
 quiet = create_engine("postgresql://app@db/app", echo=False)
 # ok: python.sql-statements-logged
 default = create_engine("postgresql://app@db/app")
+
+# ok: python.sql-statements-logged
+hidden = create_engine(
+    "postgresql://app@db/app",
+    echo=True,
+    hide_parameters=True,
+)

@@ -20,6 +20,7 @@ public enum RepairTemplates {
     /// | missing return | 0.5 |
     /// | missing guard | 0.4 |
     /// | swap arguments | 0.4 |
+    /// | two neighbouring statements swapped | 0.3 |
     /// | replace variable | 0.3 |
     /// | augmented assignment written out (`x *= 2 + 1` → `x = x * 2 + 1`) | 0.5 |
     /// | a literal that should be a variable (`range(10)` → `range(n)`) | 0.3 |
@@ -55,6 +56,7 @@ public enum RepairTemplates {
         DeleteOutputTemplate(prior: 0.5),
         MissingGuardTemplate(prior: 0.4),
         SwapArgumentsTemplate(prior: 0.4),
+        SwapStatementsTemplate(prior: 0.3),
         PrintExpressionTemplate(prior: 0.4),
         StringCaseTemplate(prior: 0.4),
         AugmentedAssignmentTemplate(prior: 0.5),

@@ -101,7 +101,10 @@ enum FixLayout {
         // The file's layout before its token `i` (the trailing layout for `tokens.count`). After
         // dropped tokens it is the layout that followed the kept one (`(verify=False, timeout=1)`
         // keeps `(timeout=1)`, not `( timeout=1)`), except before a closing bracket on its own line.
+        // Where a line break of the file was moved before tokens the template inserts (below).
+        var movedBreak: Int? = nil
         func fileLayout(before i: Int) -> String {
+            if i == movedBreak { return "" }
             let own = i < file.tokens.count ? file.tokens[i].layout : file.trailing
             let firstDropped = lastFile + 1
             guard i > firstDropped, !(i < file.tokens.count && [")", "]", "}"].contains(file.tokens[i].text)) else { return own }
@@ -137,6 +140,16 @@ enum FixLayout {
                 if let lineBreak = GlueTokens.lineBreak(in: following) {
                     layout = lineBreak + indentation
                     insertedOwnLine = true
+                }
+            }
+            // An opening bracket the file ends its line with (`Popen(\n    command,`): what the
+            // template inserts right after it (`shlex.split(`) starts the next line, as the file's
+            // own token did, and that token then follows it directly.
+            if i == nil, leftIsFile, lastFile >= 0, ["(", "[", "{"].contains(file.tokens[lastFile].text), state.depth > 0 {
+                let following = lastFile + 1 < file.tokens.count ? file.tokens[lastFile + 1].layout : file.trailing
+                if GlueTokens.breaksLine(following), !following.contains("#") {
+                    layout = following
+                    movedBreak = lastFile + 1
                 }
             }
             emit(token.text, layout: layout)
