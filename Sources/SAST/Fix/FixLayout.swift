@@ -98,11 +98,12 @@ enum FixLayout {
         var out = ""
         var leftIsFile = true
         var lastFile = -1
+        // The file token whose line break was moved before tokens the template inserts (below).
+        var movedBreak: Int? = nil
         // The file's layout before its token `i` (the trailing layout for `tokens.count`). After
         // dropped tokens it is the layout that followed the kept one (`(verify=False, timeout=1)`
-        // keeps `(timeout=1)`, not `( timeout=1)`), except before a closing bracket on its own line.
-        // Where a line break of the file was moved before tokens the template inserts (below).
-        var movedBreak: Int? = nil
+        // keeps `(timeout=1)`, not `( timeout=1)`), except before a closing bracket on its own line;
+        // nothing before the token whose line break moved.
         func fileLayout(before i: Int) -> String {
             if i == movedBreak { return "" }
             let own = i < file.tokens.count ? file.tokens[i].layout : file.trailing

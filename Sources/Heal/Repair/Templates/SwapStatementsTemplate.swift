@@ -31,7 +31,7 @@ public struct SwapStatementsTemplate: RepairTemplate {
             for (rank, neighbour) in [index + 1, index - 1].enumerated()
             where statements.indices.contains(neighbour) && Self.movable(statements[neighbour], in: file) {
                 let (first, second) = (statements[min(index, neighbour)], statements[max(index, neighbour)])
-                guard Self.dependent(first, second, in: file) else { continue }
+                guard Self.dependent(first, second) else { continue }
                 let firstText = file.text(of: first)
                 let secondText = file.text(of: second)
                 guard firstText != secondText else { continue }
@@ -49,20 +49,21 @@ public struct SwapStatementsTemplate: RepairTemplate {
         return out
     }
 
-    /// A simple statement alone on its line (no `;` neighbour), which can move as a line.
+    /// A simple statement alone on its line (no `;` neighbour), which can move as a line: it starts
+    /// at the line's indentation (a simple statement holds no other) and only a comment follows it.
     static func movable(_ statement: SyntaxNode, in file: RepairFile) -> Bool {
         guard statement.kind.isStatement, !compound.contains(statement.kind),
             statement.range.start.line == statement.range.end.line
         else { return false }
         let line = statement.range.start.line
-        return file.statement(startingOn: line).map { $0.range == statement.range } ?? false
+        return statement.range.start.column == file.indentation(ofLine: line).utf8.count + 1
             && file.text(statement.range.end.offset, file.offset(afterLineHolding: statement.range.end.offset))
                 .trimmingCharacters(in: .whitespacesAndNewlines).first.map { $0 == "#" } ?? true
     }
 
     /// Whether the order of `first` and `second` can matter: one of them writes a name the other
     /// reads or writes, or both call something (either may have effects, output among them).
-    static func dependent(_ first: SyntaxNode, _ second: SyntaxNode, in file: RepairFile) -> Bool {
+    static func dependent(_ first: SyntaxNode, _ second: SyntaxNode) -> Bool {
         let (a, b) = (names(in: first), names(in: second))
         if a.calls && b.calls { return true }
         return !a.all.intersection(b.all).isEmpty
