@@ -2,12 +2,15 @@
 """Heal on the ConDefects dev set: run.sh over the first N bugs, then the figures BENCHMARKS.md quotes.
 
     bench/heal-condefects.py SENTINEL [N] [--work DIR] [--half tune|check]
+    bench/heal-condefects.py - --work DIR --summarise     # the figures of an earlier run, again
 
 The corpus's own runner (../shared/corpora/condefects-py/run.sh) runs `sentinel heal` on each bug
 and judges the emitted patch outside Sentinel. This wrapper gives the run a fresh SENTINEL_HOME (so
 no memory from an earlier run replays or boosts anything) and then reads each bug's evidence.json
 for what the runner does not print: attempts per fix, the strategy that fixed it, verification time
-and the sandbox's share of it. CONDEFECTS_MAX_MINUTES (default 3) is passed through.
+and the sandbox's share of it, and how deep in the template search each fix was found (template
+candidates that ran and failed before it; `heal --repair-depth` stops there). CONDEFECTS_MAX_MINUTES
+(default 3) is passed through.
 
 --half runs the first N bugs of one half (bench/halves.py splits by the task's name, `abc223_a`):
 the runner is given a copy of the corpus's bugs.tsv holding that half's rows, the rest linked.
@@ -54,10 +57,21 @@ def main():
     ap.add_argument("n", nargs="?", type=int, default=40)
     ap.add_argument("--work", help="where logs go (default: bench/out/condefects-<time>)")
     ap.add_argument("--half", choices=("tune", "check"), help="only the bugs of this half (bench/halves.py)")
+    ap.add_argument("--summarise", action="store_true",
+                    help="only read the logs an earlier run left in --work (SENTINEL is not run)")
     args = ap.parse_args()
     if not RUN_SH.exists():
         sys.exit("not found: %s (the corpus sits beside the project, in ../shared)" % RUN_SH)
+    if args.summarise and not args.work:
+        sys.exit("--summarise needs --work DIR (an earlier run's)")
     work = Path(args.work or HERE / "out" / ("condefects-%d" % int(time.time()))).resolve()
+    if not args.summarise:
+        run(args, work)
+    summarise(work)
+
+
+def run(args, work):
+    """run.sh over the bugs, its logs in `work`."""
     work.mkdir(parents=True, exist_ok=True)
     home = work / "home"
     home.mkdir(exist_ok=True)
@@ -66,9 +80,14 @@ def main():
     rc = subprocess.call([str(run_sh), args.sentinel, str(args.n)], env=env)
     if rc != 0:
         sys.exit("run.sh exited %d" % rc)
+
+
+def summarise(work):
+    """The figures, from the logs run.sh left in `work`."""
     rows = list(csv.DictReader(open(work / "bugs" / "results.tsv"), delimiter="\t"))
     fixed = [r for r in rows if r["fixed"] == "yes"]
     attempts, strategies, verification, overhead = [], {}, 0, 0
+    depth = {}  # bug id -> template candidates that ran and failed before the verified one
     for row in rows:
         evidence_file = work / "bugs" / row["id"] / "out" / "evidence.json"
         if not evidence_file.exists():
@@ -81,6 +100,10 @@ def main():
             attempts.append(len([a for a in evidence["attempts"] if a["verdict"] != "skipped"]))
             if winner:
                 strategies[winner[0]["strategy"]] = strategies.get(winner[0]["strategy"], 0) + 1
+                depth[row["id"]] = sum(
+                    1 for a in evidence["attempts"]
+                    if a["number"] < winner[0]["number"] and a["actor"] == "logic-repair"
+                    and a["verdict"] in ("failed", "flaky"))
     equal = sum(1 for r in fixed if r["equal"] == "True")
     seconds = [float(r["seconds"]) for r in fixed]
     print()
@@ -92,6 +115,14 @@ def main():
     print("# heal time, all bugs: %.0f s" % sum(float(r["seconds"]) for r in rows))
     if verification:
         print("# sandbox overhead: %.1f%% of %.1f s verification time" % (100.0 * overhead / verification, verification / 1000))
+    # What `heal --repair-depth` (default 40) keeps: fixes found before that many template
+    # candidates failed, against those found deeper (a build with the depth finds none deeper).
+    for limit in (20, 40, 80):
+        within = [r for r in fixed if depth.get(r["id"], 0) <= limit]
+        past = [r for r in fixed if depth.get(r["id"], 0) > limit]
+        print("# within depth %d: fixed %d (equal %d); past it: fixed %d (equal %d)" % (
+            limit, len(within), sum(1 for r in within if r["equal"] == "True"),
+            len(past), sum(1 for r in past if r["equal"] == "True")))
     print("# fixed by: " + ", ".join("%s %d" % kv for kv in sorted(strategies.items(), key=lambda kv: -kv[1])))
     print("# logs: %s" % work)
 
