@@ -3,6 +3,7 @@
 
     bench/heal-condefects.py SENTINEL [N] [--work DIR] [--half tune|check]
     bench/heal-condefects.py - --work DIR --summarise     # the figures of an earlier run, again
+    bench/heal-condefects.py - --work DIR --against OLD   # ... and the bugs whose outcome differs from OLD's
 
 The corpus's own runner (../shared/corpora/condefects-py/run.sh) runs `sentinel heal` on each bug
 and judges the emitted patch outside Sentinel. This wrapper gives the run a fresh SENTINEL_HOME (so
@@ -59,15 +60,22 @@ def main():
     ap.add_argument("--half", choices=("tune", "check"), help="only the bugs of this half (bench/halves.py)")
     ap.add_argument("--summarise", action="store_true",
                     help="only read the logs an earlier run left in --work (SENTINEL is not run)")
+    ap.add_argument("--against", metavar="OLD",
+                    help="with --summarise: list the bugs whose outcome (fixed, equal, the winning template) "
+                         "differs from OLD's run of the same bugs; names only, no patch is shown")
     args = ap.parse_args()
     if not RUN_SH.exists():
         sys.exit("not found: %s (the corpus sits beside the project, in ../shared)" % RUN_SH)
     if args.summarise and not args.work:
         sys.exit("--summarise needs --work DIR (an earlier run's)")
     work = Path(args.work or HERE / "out" / ("condefects-%d" % int(time.time()))).resolve()
+    if args.against and not args.summarise:
+        sys.exit("--against needs --summarise")
     if not args.summarise:
         run(args, work)
     summarise(work)
+    if args.against:
+        compare(Path(args.against).resolve(), work)
 
 
 def run(args, work):
@@ -80,6 +88,29 @@ def run(args, work):
     rc = subprocess.call([str(run_sh), args.sentinel, str(args.n)], env=env)
     if rc != 0:
         sys.exit("run.sh exited %d" % rc)
+
+
+def outcomes(work):
+    """Bug id -> (fixed, equal, winning template or "-") of a run's logs."""
+    out = {}
+    for row in csv.DictReader(open(work / "bugs" / "results.tsv"), delimiter="\t"):
+        strategy = "-"
+        evidence_file = work / "bugs" / row["id"] / "out" / "evidence.json"
+        if evidence_file.exists():
+            winner = [a for a in json.load(open(evidence_file))["attempts"] if a["verdict"] == "verified"]
+            strategy = winner[0]["strategy"] if winner else "-"
+        out[row["id"]] = (row["fixed"], row["equal"], strategy)
+    return out
+
+
+def compare(old, new):
+    """The bugs whose outcome differs between two runs: what a change moved, bug by bug. Only
+    names and templates are printed, so the check half can be compared without reading it."""
+    before, after = outcomes(old), outcomes(new)
+    changed = [b for b in after if b in before and before[b] != after[b]]
+    print("# against %s: %d of %d bugs differ" % (old, len(changed), len(after)))
+    for bug in changed:
+        print("#   %s: fixed %s, equal %s, by %s -> fixed %s, equal %s, by %s" % ((bug,) + before[bug] + after[bug]))
 
 
 def summarise(work):
