@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Heal on the ConDefects dev set: run.sh over the first N bugs, then the figures BENCHMARKS.md quotes.
 
-    bench/heal-condefects.py SENTINEL [N] [--work DIR] [--half tune|check]
+    bench/heal-condefects.py SENTINEL [N] [--work DIR] [--half tune|check] [--skip K]
     bench/heal-condefects.py - --work DIR --summarise     # the figures of an earlier run, again
     bench/heal-condefects.py - --work DIR --against OLD   # ... and the bugs whose outcome differs from OLD's
 
@@ -35,13 +35,15 @@ CORPUS = HERE.parent.parent / "shared" / "corpora" / "condefects-py"
 RUN_SH = CORPUS / "run.sh"
 
 
-def half_corpus(which, into):
-    """A corpus folder whose bugs.tsv holds the rows of one half; bugs and answers linked. The
-    runner finds its corpus from its own path (resolved), so its tools are copied, not linked."""
+def half_corpus(which, into, skip=0):
+    """A corpus folder whose bugs.tsv holds the rows of one half (all rows when `which` is None),
+    the first `skip` of them left out; bugs and answers linked. The runner finds its corpus from
+    its own path (resolved), so its tools are copied, not linked."""
     into.mkdir(parents=True, exist_ok=True)
     rows = (CORPUS / "bugs.tsv").read_text(encoding="utf-8").splitlines()
     task = rows[0].split("\t").index("task")
-    kept = [rows[0]] + [r for r in rows[1:] if r.strip() and half(r.split("\t")[task]) == which]
+    chosen = [r for r in rows[1:] if r.strip() and (which is None or half(r.split("\t")[task]) == which)]
+    kept = [rows[0]] + chosen[skip:]
     (into / "bugs.tsv").write_text("\n".join(kept) + "\n", encoding="utf-8")
     for name in ("bugs", "answers"):
         link = into / name
@@ -58,6 +60,8 @@ def main():
     ap.add_argument("n", nargs="?", type=int, default=40)
     ap.add_argument("--work", help="where logs go (default: bench/out/condefects-<time>)")
     ap.add_argument("--half", choices=("tune", "check"), help="only the bugs of this half (bench/halves.py)")
+    ap.add_argument("--skip", type=int, default=0, metavar="K",
+                    help="leave out the first K bugs (of the half): runs N bugs from the (K+1)th")
     ap.add_argument("--summarise", action="store_true",
                     help="only read the logs an earlier run left in --work (SENTINEL is not run)")
     ap.add_argument("--against", metavar="OLD",
@@ -84,7 +88,7 @@ def run(args, work):
     home = work / "home"
     home.mkdir(exist_ok=True)
     env = dict(os.environ, CONDEFECTS_WORK=str(work / "bugs"), SENTINEL_HOME=str(home))
-    run_sh = half_corpus(args.half, work / "corpus") if args.half else RUN_SH
+    run_sh = half_corpus(args.half, work / "corpus", args.skip) if args.half or args.skip else RUN_SH
     rc = subprocess.call([str(run_sh), args.sentinel, str(args.n)], env=env)
     if rc != 0:
         sys.exit("run.sh exited %d" % rc)
