@@ -33,6 +33,10 @@ BENCH_PACKAGES = $(DEMO_PACKAGES) hyperfine time bubblewrap curl postgresql-15
 VENV         = .venv
 # Pinned, like the scanners in scripts/install-tools.sh: a new release of one cannot change a test.
 PIP_PACKAGES = jsonschema==4.26.0 packaging==26.4 cvss==3.6 pyyaml==6.0.4 pyte==0.8.2
+# Taken for its programs alone (no Python side, so without its dependencies): pgserver's wheel ships
+# PostgreSQL 16 with pgvector built, which the vector-memory test runs (Debian 12 packages no pgvector,
+# PGDG's packages are not reachable here; PostgresServer.pgvectorBinaries finds it in the venv).
+PIP_PROGRAM_PACKAGES = pgserver==0.1.4
 # The bench scripts' own venv: the fleet's peer in bench/fleet-peer.py (procrastinate, a PostgreSQL job
 # queue), tree-sitter for bench/js-parse-parity.py, Semgrep for bench/sast-js.py (the version of
 # js-vuln-dev's stored results and of scripts/install-tools.sh).
@@ -77,6 +81,10 @@ pip-deps:
 	@for p in $(PIP_PACKAGES); do \
 	  $(VENV)/bin/python -c "import importlib.metadata as m, sys; n, v = sys.argv[1].split('=='); sys.exit(m.version(n) != v)" $$p 2>/dev/null \
 	    || $(VENV)/bin/pip install -q $$p; \
+	done
+	@for p in $(PIP_PROGRAM_PACKAGES); do \
+	  $(VENV)/bin/python -c "import importlib.metadata as m, sys; n, v = sys.argv[1].split('=='); sys.exit(m.version(n) != v)" $$p 2>/dev/null \
+	    || $(VENV)/bin/pip install -q --no-deps $$p; \
 	done
 
 bench-pip-deps:

@@ -157,6 +157,56 @@ struct SharedMemoryPullTests {
         #expect(try queue.nearestSharedMemory(to: query, k: 5, threshold: 0.5, backend: .pgvector).map(\.key) == ["nearer", "near"])
     }
 
+    /// The pgvector path on a server that has the extension: PostgreSQL 16 with pgvector from the
+    /// `pgserver` wheel (`make pip-deps`), since Debian 12 packages none. `candidates: 1` tells the
+    /// paths apart: array distance ranks only the newest stored vector, pgvector every row.
+    @Test(
+        "with pgvector the server ranks every row, one embedder's, above the threshold; hostile rows are left out, not fatal",
+        .integration, .needsPostgres)
+    func nearestByPgvector() throws {
+        let programs = try #require(
+            PostgresServer.pgvectorBinaries, "no pgserver in .venv: make pip-deps installs it (PostgreSQL 16 with pgvector)")
+        let server = try PostgresServer(programs: programs)
+        defer { server.stop() }
+        let url = try DatabaseURL(parsing: server.createDatabase())
+        let queue = try JobQueue(url: url)
+        #expect(
+            try queue.memoryVectorBackend(install: false)
+                == .arrayDistance(reason: "pgvector is available but not installed in this database: using array distance"))
+        // The test role owns the cluster, so CREATE EXTENSION is allowed.
+        #expect(try queue.memoryVectorBackend() == .pgvector)
+        #expect(try queue.memoryVectorBackend(install: false) == .pgvector)
+        let vectors: [(key: String, vector: [Float])] = [
+            ("nearer", Self.unit([1, 0.05, 0])), ("near", Self.unit([1, 0.2, 0])), ("far", Self.unit([0, 0, 1])),
+        ]
+        try queue.shareMemory(
+            vectors.map { (key: $0.key, record: $0.key.uppercased(), embedding: MemoryEmbedding(embedder: "e1", vector: $0.vector)) }
+                + [(key: "other", record: "O", embedding: MemoryEmbedding(embedder: "e2", vector: [1, 0, 0]))])
+        let query = MemoryEmbedding(embedder: "e1", vector: [1, 0, 0])
+        let arrayDistance = MemoryVectorBackend.arrayDistance(reason: "the test's")
+        func ranked(_ backend: MemoryVectorBackend, k: Int = 5) throws -> [String] {
+            try queue.nearestSharedMemory(to: query, k: k, threshold: 0.5, candidates: 1, backend: backend).map(\.key)
+        }
+        #expect(try ranked(.pgvector) == ["nearer", "near"])
+        #expect(try ranked(.pgvector, k: 1) == ["nearer"])
+        #expect(try ranked(arrayDistance) != ["nearer", "near"], "array distance over the newest row alone ranks the same")
+        // The server's similarity is the cosine computed here.
+        for found in try queue.nearestSharedMemory(to: query, threshold: 0.5, backend: .pgvector) {
+            let stored = try #require(vectors.first { $0.key == found.key })
+            #expect(abs(found.similarity - (MemoryEmbedding.cosine(query.vector, stored.vector) ?? -2)) < 1e-5)
+        }
+        // Rows someone wrote straight into the table that pgvector would refuse to cast.
+        let raw = try RawConnection(url)
+        for (key, embedding) in [
+            ("nan", "'{1,NaN,0}'"), ("infinite", "'{Infinity,0,0}'"), ("null", "'{1,NULL,0}'"),
+            ("two-d", "'{{1,0,0},{1,0,0}}'"), ("short", "'{1,0}'"), ("empty", "'{}'"),
+        ] {
+            try raw.execute("INSERT INTO fleet_memory (key, record, embedder, embedding) VALUES ('\(key)', 'X', 'e1', \(embedding))")
+        }
+        #expect(try ranked(.pgvector) == ["nearer", "near"])
+        #expect(try ranked(arrayDistance).isEmpty, "the newest row is a hostile one")
+    }
+
     @Test("a vector text is read back as written, and hostile ones are refused")
     func vectorText() throws {
         #expect(JobQueue.vector("{1,-0.5,2.5e-3}") == [1, -0.5, 0.0025])

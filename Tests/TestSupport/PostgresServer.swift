@@ -11,6 +11,21 @@ import Foundation
 public final class PostgresServer: @unchecked Sendable {
     /// Debian's PostgreSQL 15 programs.
     public static let binaries = "/usr/lib/postgresql/15/bin"
+
+    /// PostgreSQL 16 programs with the pgvector extension, from the `pgserver` wheel `make
+    /// pip-deps` puts in the test venv (Debian 12 packages no pgvector, and PGDG's packages are out
+    /// of reach here); nil when it is not installed.
+    public static let pgvectorBinaries: String? = {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let lib = root.path + "/.venv/lib"
+        let pythons = (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
+        return pythons.sorted().lazy.map { lib + "/" + $0 + "/site-packages/pgserver/pginstall/bin" }
+            .first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
+    }()
+
+    /// The programs this server runs (``binaries`` unless a test chose others).
+    public let programs: String
     /// The role the tests connect as.
     public let user = "sentinel"
     /// Its password (random per server).
@@ -40,7 +55,11 @@ public final class PostgresServer: @unchecked Sendable {
     /// `steppableClock` it runs on a ``SteppedClock``: its wall clock moved by ``stepClock(by:)``
     /// while it runs and its monotonic clock left alone, as a step of the machine's clock (an
     /// operator's `date -s`, NTP stepping) moves the server's.
-    public init(tls: Bool = false, steppableClock: Bool = false) throws {
+    ///
+    /// `programs` is the directory of the PostgreSQL programs to run (``pgvectorBinaries`` for a
+    /// server with pgvector); the `postgres` user must be able to run them.
+    public init(tls: Bool = false, steppableClock: Bool = false, programs: String = PostgresServer.binaries) throws {
+        self.programs = programs
         password = UUID().uuidString.replacingOccurrences(of: "-", with: "")
         directory = NSTemporaryDirectory() + "pg-" + UUID().uuidString
         port = try Self.freePort()
@@ -55,12 +74,12 @@ public final class PostgresServer: @unchecked Sendable {
             }
         }
         if steppableClock { clock = try SteppedClock() }
-        try Self.run(
+        try run(
             "initdb", "-D", directory + "/data", "-U", user, "--auth=scram-sha-256", "--pwfile=" + passwordFile,
             "--no-sync", "-E", "UTF8", "--locale=C.UTF-8")
         if tls {
             // A self-signed certificate for 127.0.0.1, made by the server's user so the key stays its own.
-            try Self.run(
+            try run(
                 "/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
                 "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory + "/data/server.key", "-out",
                 directory + "/data/server.crt")
@@ -87,7 +106,7 @@ public final class PostgresServer: @unchecked Sendable {
     private var settings = "-c fsync=off"
 
     private func start() throws {
-        try Self.run(
+        try run(
             "pg_ctl", "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
             "-h 127.0.0.1 -p \(port) -k \(directory) \(settings)", "start", environment: clock?.environment ?? [:])
     }
@@ -111,7 +130,7 @@ public final class PostgresServer: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        try? Self.run("pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop")
+        try? run("pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop")
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -144,14 +163,14 @@ public final class PostgresServer: @unchecked Sendable {
     /// Stops the server (fast shutdown: connections are cut) and starts it again on the same port,
     /// as an operator's restart or a failover would.
     public func restart(downFor seconds: Double = 0) throws {
-        try Self.run("pg_ctl", "-D", directory + "/data", "-m", "fast", "-w", "stop")
+        try run("pg_ctl", "-D", directory + "/data", "-m", "fast", "-w", "stop")
         if seconds > 0 { usleep(UInt32(seconds * 1_000_000)) }
         try start()
     }
 
     /// Runs `sql` through `psql` as the test role and returns its unaligned output.
     public func psql(_ sql: String, database: String = "postgres") throws -> String {
-        try Self.run(
+        try run(
             "psql", "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", user,
             "-d", database, "-c", sql, environment: ["PGPASSWORD": password], asPostgres: false)
     }
@@ -164,7 +183,7 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     @discardableResult
-    private static func run(
+    private func run(
         _ program: String, _ arguments: String..., environment: [String: String] = [:], asPostgres: Bool = true
     ) throws -> String {
         let process = Process()
@@ -178,10 +197,10 @@ public final class PostgresServer: @unchecked Sendable {
                 [
                     "-u", "postgres", "--", "/usr/bin/python3", "-c",
                     "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])",
-                    program.hasPrefix("/") ? program : binaries + "/" + program,
+                    program.hasPrefix("/") ? program : programs + "/" + program,
                 ] + arguments
         } else {
-            process.executableURL = URL(fileURLWithPath: binaries + "/" + program)
+            process.executableURL = URL(fileURLWithPath: programs + "/" + program)
             process.arguments = arguments
         }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
