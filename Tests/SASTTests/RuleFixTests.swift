@@ -22,12 +22,13 @@ struct RuleFixTests {
                 "javascript.cookie-httponly-disabled", "javascript.session-cookie-not-secure",
                 "javascript.template-autoescape-disabled", "javascript.tls-verification-disabled",
                 "python.credentials-logged", "python.flask-debug-true", "python.hashlib-new-weak-hash",
-                "python.hashlib-weak-hash", "python.hashlib-weak-hash-audit", "python.insecure-cookie-httponly",
+                "python.hashlib-weak-hash", "python.hashlib-weak-hash-audit", "python.httpsconnection-no-context",
+                "python.insecure-cookie-httponly",
                 "python.jinja2-autoescape-false", "python.jinja2-autoescape-missing", "python.pickle-load",
                 "python.requests-timeout-none", "python.requests-verify-false", "python.requests-without-timeout",
-                "python.settings-cookie-httponly-false", "python.settings-cookie-secure-false",
-                "python.subprocess-shell-true", "python.subprocess-shell-true-literal", "python.taint-insecure-cookie",
-                "python.taint-xss", "python.tempfile-mktemp", "python.yaml-load",
+                "python.ruamel-unsafe-yaml", "python.settings-cookie-httponly-false", "python.settings-cookie-secure-false",
+                "python.ssl-unverified-context", "python.subprocess-shell-true", "python.subprocess-shell-true-literal", "python.taint-insecure-cookie",
+                "python.taint-xss", "python.tempfile-mktemp", "python.torch-load", "python.yaml-load",
             ])
     }
 
@@ -82,6 +83,39 @@ struct RuleFixTests {
             ),
             ("python.yaml-load", "import yaml\ndocs = yaml.unsafe_load_all(text)\n", "import yaml\ndocs = yaml.safe_load_all(text)\n"),
             ("python.yaml-load", "import yaml\nd = yaml.load(stream=f, Loader=yaml.Loader)\n", "import yaml\nd = yaml.safe_load(f)\n"),
+            // ssl: verification on, whichever way it was turned off.
+            (
+                "python.ssl-unverified-context", "import ssl\nctx = ssl._create_unverified_context(ssl.PROTOCOL_TLS)\n",
+                "import ssl\nctx = ssl.create_default_context()\n"
+            ),
+            (
+                "python.ssl-unverified-context", "import ssl\nssl._create_default_https_context = ssl._create_unverified_context\n",
+                "import ssl\nssl._create_default_https_context = ssl.create_default_context\n"
+            ),
+            (
+                "python.ssl-unverified-context", "import ssl\ns = ssl.wrap_socket(sock, cert_reqs=ssl.CERT_NONE, ca_certs=None)\n",
+                "import ssl\ns = ssl.wrap_socket(sock, cert_reqs=ssl.CERT_REQUIRED, ca_certs=None)\n"
+            ),
+            (
+                "python.ssl-unverified-context", "import urllib3\np = urllib3.PoolManager(cert_reqs='CERT_NONE')\n",
+                "import urllib3\np = urllib3.PoolManager(cert_reqs=\"CERT_REQUIRED\")\n"
+            ),
+            (
+                "python.httpsconnection-no-context", "import http.client\nc = http.client.HTTPSConnection(host, 443)\n",
+                "import http.client\nimport ssl\nc = http.client.HTTPSConnection(host, 443, context=ssl.create_default_context())\n"
+            ),
+            (
+                "python.torch-load", "import torch\nm = torch.load(path, map_location=\"cpu\")\n",
+                "import torch\nm = torch.load(path, map_location=\"cpu\", weights_only=True)\n"
+            ),
+            (
+                "python.torch-load", "import torch\nm = torch.load(path, weights_only=False, mmap=True)\n",
+                "import torch\nm = torch.load(path, weights_only=True, mmap=True)\n"
+            ),
+            (
+                "python.ruamel-unsafe-yaml", "import ruamel.yaml\ny = ruamel.yaml.YAML(typ=\"unsafe\", pure=True)\n",
+                "import ruamel.yaml\ny = ruamel.yaml.YAML(typ=\"safe\", pure=True)\n"
+            ),
             // requests: verify=False goes from anywhere among the arguments, layout kept.
             (
                 "python.requests-verify-false", "import requests\nr = requests.get(url, verify=False, timeout=5)\n",

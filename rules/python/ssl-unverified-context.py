@@ -2,6 +2,8 @@ import socket
 import ssl
 import urllib.request
 
+import urllib3
+
 
 def fetch_insecure(url):
     # ruleid: python.ssl-unverified-context
@@ -80,3 +82,18 @@ def fetch_status(host, port):
             peer = tls.getpeercert(True)
             tls.sendall(b"GET /status HTTP/1.0\r\n\r\n")
             return peer, tls.recv(4096)
+
+
+def pool(host):
+    # ruleid: python.ssl-unverified-context
+    return urllib3.HTTPSConnectionPool(host, 443, cert_reqs="CERT_NONE", timeout=5)
+
+
+def wrapped(sock):
+    # ruleid: python.ssl-unverified-context
+    return ssl.wrap_socket(sock, cert_reqs=ssl.CERT_OPTIONAL)
+
+
+def patch_everything():
+    # ruleid: python.ssl-unverified-context
+    ssl._create_default_https_context = ssl._create_unverified_context
