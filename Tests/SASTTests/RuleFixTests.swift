@@ -23,12 +23,13 @@ struct RuleFixTests {
                 "javascript.template-autoescape-disabled", "javascript.tls-verification-disabled",
                 "python.credentials-logged", "python.flask-debug-true", "python.hashlib-new-weak-hash",
                 "python.hashlib-weak-hash", "python.hashlib-weak-hash-audit", "python.httpsconnection-no-context",
-                "python.insecure-cookie-httponly",
-                "python.jinja2-autoescape-false", "python.jinja2-autoescape-missing", "python.pickle-load",
-                "python.requests-timeout-none", "python.requests-verify-false", "python.requests-without-timeout",
-                "python.ruamel-unsafe-yaml", "python.settings-cookie-httponly-false", "python.settings-cookie-secure-false",
-                "python.ssl-unverified-context", "python.subprocess-shell-true", "python.subprocess-shell-true-literal", "python.taint-insecure-cookie",
-                "python.taint-xss", "python.tempfile-mktemp", "python.torch-load", "python.yaml-load",
+                "python.insecure-cookie-httponly", "python.jinja2-autoescape-false",
+                "python.jinja2-autoescape-missing", "python.pickle-load", "python.requests-timeout-none",
+                "python.requests-verify-false", "python.requests-without-timeout", "python.ruamel-unsafe-yaml",
+                "python.settings-cookie-httponly-false", "python.settings-cookie-secure-false",
+                "python.ssl-unverified-context", "python.subprocess-shell-true",
+                "python.subprocess-shell-true-literal", "python.taint-insecure-cookie", "python.taint-xss",
+                "python.tempfile-mktemp", "python.torch-load", "python.yaml-load",
             ])
     }
 
