@@ -54,6 +54,15 @@ all: build
 
 deps: test-apt-deps pip-deps tools
 
+# pip_install(VENV, PACKAGES, FLAGS): pip-install into VENV each pinned `name==version` (extras
+# allowed: `psycopg[binary]==3.3.9`) whose installed version differs, with FLAGS (`--no-deps`).
+define pip_install
+@for p in $(2); do \
+  $(1)/bin/python -c "import importlib.metadata as m, sys; n, v = sys.argv[1].split('=='); sys.exit(m.version(n.split('[')[0]) != v)" "$$p" 2>/dev/null \
+    || $(1)/bin/pip install -q $(3) "$$p"; \
+done
+endef
+
 # apt_install(PACKAGES): install only the Debian packages that are absent; `apt-get update` only when one is.
 define apt_install
 @missing=""; for p in $(1); do \
@@ -78,21 +87,12 @@ bench-apt-deps:
 # Python tools the tests use (schema validation) live in a project-local venv.
 pip-deps:
 	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
-	@for p in $(PIP_PACKAGES); do \
-	  $(VENV)/bin/python -c "import importlib.metadata as m, sys; n, v = sys.argv[1].split('=='); sys.exit(m.version(n) != v)" $$p 2>/dev/null \
-	    || $(VENV)/bin/pip install -q $$p; \
-	done
-	@for p in $(PIP_PROGRAM_PACKAGES); do \
-	  $(VENV)/bin/python -c "import importlib.metadata as m, sys; n, v = sys.argv[1].split('=='); sys.exit(m.version(n) != v)" $$p 2>/dev/null \
-	    || $(VENV)/bin/pip install -q --no-deps $$p; \
-	done
+	$(call pip_install,$(VENV),$(PIP_PACKAGES),)
+	$(call pip_install,$(VENV),$(PIP_PROGRAM_PACKAGES),--no-deps)
 
 bench-pip-deps:
 	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)
-	@for p in $(BENCH_PIP_PACKAGES); do \
-	  $(BENCH_VENV)/bin/python -c "import importlib.metadata as m, sys; n, v = sys.argv[1].split('=='); sys.exit(m.version(n.split('[')[0]) != v)" $$p 2>/dev/null \
-	    || $(BENCH_VENV)/bin/pip install -q "$$p"; \
-	done
+	$(call pip_install,$(BENCH_VENV),$(BENCH_PIP_PACKAGES),)
 
 # Bandit and Semgrep in a venv the sandbox profiles bind read-only (Debian's python3, so the
 # interpreter resolves inside the sandbox); Wapiti in its own venv beside it (gcc and

@@ -1,3 +1,4 @@
+import ssl
 import http.client
 from http.client import HTTPSConnection
 
@@ -5,8 +6,6 @@ from http.client import HTTPSConnection
 conn = http.client.HTTPSConnection("api.example.com")
 # ruleid: python.httpsconnection-no-context
 conn2 = HTTPSConnection("api.example.com", 443, timeout=10)
-import ssl
-
 # ok: python.httpsconnection-no-context
 conn3 = http.client.HTTPSConnection("api.example.com", context=ssl.create_default_context())
 # ok: python.httpsconnection-no-context
