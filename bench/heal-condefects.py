@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Heal on the ConDefects dev set: run.sh over the first N bugs, then the figures BENCHMARKS.md quotes.
 
-    bench/heal-condefects.py SENTINEL [N] [--work DIR] [--half tune|check] [--skip K]
+    bench/heal-condefects.py SENTINEL [N] [--work DIR] [--half tune|check] [--skip K] [--corpus DIR]
     bench/heal-condefects.py - --work DIR --summarise     # the figures of an earlier run, again
     bench/heal-condefects.py - --work DIR --against OLD   # ... and the bugs whose outcome differs from OLD's
 
@@ -13,6 +13,7 @@ and the sandbox's share of it, and how deep in the template search each fix was 
 candidates that ran and failed before it; `heal --repair-depth` stops there). CONDEFECTS_MAX_MINUTES
 (default 3) is passed through.
 
+--corpus runs a derivative of the corpus laid out as it is (bench/condefects-scaled.py makes one).
 --half runs the first N bugs of one half (bench/halves.py splits by the task's name, `abc223_a`):
 the runner is given a copy of the corpus's bugs.tsv holding that half's rows, the rest linked.
 """
@@ -35,12 +36,12 @@ CORPUS = HERE.parent.parent / "shared" / "corpora" / "condefects-py"
 RUN_SH = CORPUS / "run.sh"
 
 
-def half_corpus(which, into, skip=0):
+def half_corpus(which, into, skip=0, corpus=CORPUS):
     """A corpus folder whose bugs.tsv holds the rows of one half (all rows when `which` is None),
     the first `skip` of them left out; bugs and answers linked. The runner finds its corpus from
     its own path (resolved), so its tools are copied, not linked."""
     into.mkdir(parents=True, exist_ok=True)
-    rows = (CORPUS / "bugs.tsv").read_text(encoding="utf-8").splitlines()
+    rows = (corpus / "bugs.tsv").read_text(encoding="utf-8").splitlines()
     task = rows[0].split("\t").index("task")
     chosen = [r for r in rows[1:] if r.strip() and (which is None or half(r.split("\t")[task]) == which)]
     kept = [rows[0]] + chosen[skip:]
@@ -48,9 +49,9 @@ def half_corpus(which, into, skip=0):
     for name in ("bugs", "answers"):
         link = into / name
         if not link.exists():
-            link.symlink_to(CORPUS / name)
-    shutil.copytree(CORPUS / "tools", into / "tools", dirs_exist_ok=True)
-    shutil.copy2(RUN_SH, into / "run.sh")
+            link.symlink_to((corpus / name).resolve())
+    shutil.copytree(corpus / "tools", into / "tools", dirs_exist_ok=True)
+    shutil.copy2(corpus / "run.sh", into / "run.sh")
     return into / "run.sh"
 
 
@@ -62,6 +63,7 @@ def main():
     ap.add_argument("--half", choices=("tune", "check"), help="only the bugs of this half (bench/halves.py)")
     ap.add_argument("--skip", type=int, default=0, metavar="K",
                     help="leave out the first K bugs (of the half): runs N bugs from the (K+1)th")
+    ap.add_argument("--corpus", help="a derivative of condefects-py laid out as it is (default: the corpus itself)")
     ap.add_argument("--summarise", action="store_true",
                     help="only read the logs an earlier run left in --work (SENTINEL is not run)")
     ap.add_argument("--against", metavar="OLD",
@@ -88,7 +90,8 @@ def run(args, work):
     home = work / "home"
     home.mkdir(exist_ok=True)
     env = dict(os.environ, CONDEFECTS_WORK=str(work / "bugs"), SENTINEL_HOME=str(home))
-    run_sh = half_corpus(args.half, work / "corpus", args.skip) if args.half or args.skip else RUN_SH
+    corpus = Path(args.corpus).resolve() if args.corpus else CORPUS
+    run_sh = half_corpus(args.half, work / "corpus", args.skip, corpus) if args.half or args.skip else corpus / "run.sh"
     rc = subprocess.call([str(run_sh), args.sentinel, str(args.n)], env=env)
     if rc != 0:
         sys.exit("run.sh exited %d" % rc)

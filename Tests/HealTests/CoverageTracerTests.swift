@@ -26,6 +26,15 @@ struct CoverageTracerTests {
         #expect(spectrum.failingTests.count == 1 && spectrum.passingTests.count == 1)
     }
 
+    @Test("each test's seconds are read where the plugin recorded them")
+    func seconds() throws {
+        let json = #"""
+            {"version":1,"files":[],"tests":[{"id":"a","outcome":"failed","lines":{},"seconds":0.25},
+            {"id":"b","outcome":"passed","lines":{},"seconds":3},{"id":"c","outcome":"passed","lines":{}}]}
+            """#
+        #expect(try CoverageTracer.parse(output: Self.block(json)).tests.map(\.seconds) == [0.25, 3, nil])
+    }
+
     @Test("the last marked document wins; CRLF line ends are fine")
     func lastBlock() throws {
         let fake = Self.block(#"{"version":1,"files":[],"tests":[{"id":"fake","outcome":"passed","lines":{}}]}"#)
@@ -55,6 +64,9 @@ struct CoverageTracerTests {
             #"{"version":1,"files":["a.py"],"tests":[{"id":"t","outcome":"passed","lines":{"0":[[1,2,3]]}}]}"#,
             #"{"version":1,"files":["a.py"],"tests":[{"id":"t","outcome":"passed","lines":{"0":[1.5]}}]}"#,
             #"{"version":1,"files":["a.py"],"tests":[{"id":"t","outcome":"passed","lines":{"0":[[1,99999999999]]}}]}"#,
+            #"{"version":1,"files":[],"tests":[{"id":"t","outcome":"passed","lines":{},"seconds":"1"}]}"#,
+            #"{"version":1,"files":[],"tests":[{"id":"t","outcome":"passed","lines":{},"seconds":-0.5}]}"#,
+            #"{"version":1,"files":[],"tests":[{"id":"t","outcome":"passed","lines":{},"seconds":1e300}]}"#,
             String(repeating: "[", count: 100_000),
         ])
     func malformed(json: String) {

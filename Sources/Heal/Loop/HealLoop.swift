@@ -39,6 +39,7 @@ public struct HealLoop: Sendable {
             let directory = workspace.root + "/tracer"
             try PreparedOutputFile(path: directory + "/\(tracer.module).py", createParents: true).write(tracer.source)
             try CoverageTracer.installUserSite(in: directory, module: tracer.module)
+            try TestSelection.install(into: directory)
             tracerDirectory = directory
         }
         var verifier = Verifier(
@@ -185,6 +186,8 @@ public struct HealLoop: Sendable {
                 state.clock.spent("trace", since: traceStarted)
                 state.tracerInTree = trace.inTree
                 if let spectrum = trace.spectrum {
+                    state.testSeconds = Dictionary(
+                        spectrum.tests.compactMap { test in test.seconds.map { (test.id, $0) } }, uniquingKeysWith: +)
                     let oracle = OracleFiles(spectrum)
                     state.oracle = oracle
                     let ranked = Ochiai.rank(spectrum).filter { !RegressionGuard.isTestFile($0.file) && !oracle.contains($0.file) }
@@ -420,14 +423,22 @@ public struct HealLoop: Sendable {
             let timeout = candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1)
             let oracle = state.oracle
             let declared = state.declared
+            let screen = screenTests(signal: signal, baseline: baseline, verifier: verifier, state: state)
             let results = ParallelFor.map(batch) { proposal in
                 self.trial(
                     proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
-                    rescanner: rescanner, findingsBefore: findingsBefore, timeout: timeout, oracle: oracle, declared: declared)
+                    rescanner: rescanner, findingsBefore: findingsBefore, timeout: timeout, oracle: oracle, declared: declared,
+                    screen: screen)
             }
             var passing: [(Proposal, Trial)] = []
             for (proposal, trial) in zip(batch, results) {
                 trial.verifications.forEach { state.account($0) }
+                if trial.screenBlind, state.screening {
+                    state.screening = false
+                    state.notes.append(
+                        "candidates are not screened on the failing tests first: a screen did not run them where the "
+                            + "whole command did")
+                }
                 if trial.passed {
                     passing.append((proposal, trial))
                 } else {
@@ -445,11 +456,12 @@ public struct HealLoop: Sendable {
                     record(proposal, trial, verdict: .skipped, signal: signal, state: &state)
                     continue
                 }
+                // The re-run is of the whole command: the screen has nothing left to tell.
                 let again = self.trial(
                     proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
                     rescanner: rescanner, findingsBefore: findingsBefore,
                     timeout: candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1), oracle: state.oracle,
-                    declared: state.declared)
+                    declared: state.declared, screen: [])
                 again.verifications.forEach { state.account($0) }
                 var both = trial
                 both.verifications += again.verifications
@@ -461,24 +473,26 @@ public struct HealLoop: Sendable {
                 let attempt = record(proposal, both, verdict: .verified, signal: signal, state: &state)
                 let stats = (try? memory?.successRate(of: proposal.actor)) ?? (0, 0)
                 let lines = GitPatch.changedLines(attempt.patch).count
+                // The candidate is judged by its runs of the whole command; its screen is in the attempt.
+                let whole = both.verifications.filter { $0.selectedTests == nil }
                 let confidence = CandidateConfidence.compute(
-                    actor: proposal.actor, verifiedRuns: both.verifications.count,
-                    ranTests: both.verifications.allSatisfy { $0.tests != nil },
+                    actor: proposal.actor, verifiedRuns: whole.count,
+                    ranTests: whole.allSatisfy { $0.tests != nil },
                     signalGone: both.rescan?.clean ?? !signal.failingTests.isEmpty, changedLines: lines,
                     memory: (stats.0, stats.1),
                     bumpExercised: proposal.bump.map { _ in
-                        both.verifications.allSatisfy { $0.dependency?.exercised == true }
+                        whole.allSatisfy { $0.dependency?.exercised == true }
                     })
                 var candidate = Candidate(
                     signal: signal, actor: proposal.actor, description: proposal.description, strategy: proposal.strategy,
                     patch: attempt.patch, changes: proposal.changes, confidence: confidence,
-                    verifications: both.verifications, rescan: both.rescan, notes: proposal.notes, changedLines: lines)
+                    verifications: whole, rescan: both.rescan, notes: proposal.notes, changedLines: lines)
                 candidate.targetVersion = proposal.targetVersion
                 candidate.bump = proposal.bump
                 candidate.rationale = proposal.rationale
                 candidate.baseline = baseline
                 candidate.sandbox = SandboxSummary(request.profile)
-                candidate.checks = VerificationChecks(signal: signal, runs: both.verifications, oracle: state.oracle)
+                candidate.checks = VerificationChecks(signal: signal, runs: whole, oracle: state.oracle)
                 candidate.coverage = coverage(
                     of: candidate, workspace: workspace, verifier: verifier, baseline: baseline, state: &state)
                 // The others that passed once ran too: the evidence accounts for every run.
@@ -529,18 +543,42 @@ public struct HealLoop: Sendable {
         return min(budget, max(30, 10 * Double(baseline.commandMilliseconds) / 1000) + install)
     }
 
-    /// One proposal's check: guard, tree, verify, re-scan, judge.
+    /// One proposal's check: guard, tree, screen, verify, re-scan, judge.
     private struct Trial: Sendable {
         var passed = false
         var refused = false
         var lesson: Lesson?
         var verifications: [Verification] = []
         var rescan: Rescan?
+        /// The screen saw none of its tests where the whole command then did: selection does
+        /// not work for this command, and screening stops.
+        var screenBlind = false
+    }
+
+    /// The tests a candidate is screened on before its whole run: the signal's failing tests as
+    /// the baseline's pytest report names them (any candidate the whole run can verify must pass
+    /// them), the quickest in the traced baseline first. None when the command is not pytest's,
+    /// its Python cannot see the plugin's directory, or an earlier screen could not select them.
+    private func screenTests(signal: Signal, baseline: Verification, verifier: Verifier, state: LoopState) -> [String] {
+        guard state.screening, !state.tracerInTree, verifier.tracerDirectory != nil, !verifier.readsTAP,
+            let failing = baseline.tests?.failing, baseline.reportFormat == nil
+        else { return [] }
+        // Quickest first: the screen stops at the first test that still fails (`-x`).
+        let tests = Set(signal.failingTests).intersection(failing).sorted {
+            let a = state.testSeconds[$0] ?? .infinity
+            let b = state.testSeconds[$1] ?? .infinity
+            return a != b ? a < b : $0 < $1
+        }
+        guard tests.count <= TestSelection.maximumTests,
+            TestSelection.environmentValue(tests).utf8.count <= TestSelection.maximumBytes
+        else { return [] }
+        return tests
     }
 
     private func trial(
         _ proposal: Proposal, signal: Signal, workspace: HealWorkspace, verifier: Verifier, baseline: Verification,
-        rescanner: Rescanner?, findingsBefore: [Finding]?, timeout: Double, oracle: OracleFiles, declared: DeclaredTests
+        rescanner: Rescanner?, findingsBefore: [Finding]?, timeout: Double, oracle: OracleFiles, declared: DeclaredTests,
+        screen: [String]
     ) -> Trial {
         var trial = Trial()
         if let reason = proposal.unusable ?? RegressionGuard.refusal(proposal.changes, oracle: oracle, declared: declared) {
@@ -552,8 +590,28 @@ public struct HealLoop: Sendable {
             let tree = try workspace.tree(applying: proposal.changes)
             defer { workspace.remove(tree) }
             let pin = proposal.bump.map { PackagePin(package: $0.package, version: $0.to) }
+            var screened: Verification?
+            if !screen.isEmpty, pin == nil, rescanner == nil {
+                let (first, _) = try verifier.run(tree: tree, timeout: timeout, only: screen)
+                trial.verifications = [first]
+                let failing = Set(first.tests?.failing ?? [])
+                if first.reason != .exited || !failing.isDisjoint(with: screen) {
+                    // What the whole run would show of these tests, with none of the others' runs
+                    // to compare: the lesson is the one a whole run's failure would teach.
+                    var partial = baseline
+                    partial.tests = nil
+                    let judgement = Reflector.judge(signal: signal, baseline: partial, run: first, rescan: nil)
+                    trial.lesson = judgement.lesson ?? Lesson(summary: "the failing tests still fail")
+                    return trial
+                }
+                screened = first
+            }
             let (run, output) = try verifier.run(tree: tree, timeout: timeout, install: pin)
-            trial.verifications = [run]
+            trial.verifications.append(run)
+            if let screened, Set(screened.passedTests).isDisjoint(with: screen) {
+                let seen = run.passedTests.union(run.tests?.failing ?? [])
+                trial.screenBlind = !seen.isDisjoint(with: screen)
+            }
             if let rescanner, let findingsBefore {
                 let after = try rescanner.findings(in: tree)
                 trial.rescan = Rescanner.compare(

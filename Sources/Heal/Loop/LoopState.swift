@@ -28,6 +28,11 @@ struct LoopState {
     var failureFiles = Set<String>()
     /// The command's Python found the tracer only as a module at the tree's root.
     var tracerInTree = false
+    /// Candidates are screened on the failing tests first (``TestSelection``) until a screen
+    /// shows it cannot select them (the whole run saw the tests the screen did not).
+    var screening = true
+    /// Each test's seconds in the traced run of the unchanged tree: screens run the quickest first.
+    var testSeconds: [String: Double] = [:]
 
     init(request: HealRequest, deadline: UInt64, repository: String) {
         self.request = request

@@ -3,7 +3,8 @@ extension CoverageTracer {
     /// has no `sys.monitoring`) kept cheap: the global tracer answers each new frame from a cache
     /// by file name and only frames of the project's own non-test files get a line tracer; the
     /// stdlib, site-packages and tests are never line-traced. Line sets are kept as ints
-    /// (`file index << 32 | line`) and printed as runs. Nothing touches the filesystem: the
+    /// (`file index << 32 | line`) and printed as runs. Each test's seconds are recorded too (the
+    /// heal screens candidates on the quickest failing tests first). Nothing touches the filesystem: the
     /// document leaves on a duplicate of fd 1 taken when `-p` imports the plugin, before pytest's
     /// capture swaps the descriptors, and is written when pytest unconfigures (after `-x` stops
     /// a session too).
@@ -18,6 +19,7 @@ extension CoverageTracer {
         import os
         import sys
         import threading
+        import time
 
         import pytest
 
@@ -50,6 +52,9 @@ extension CoverageTracer {
                 self.tracers = {}
                 self.lines = None
                 self.tests = {}
+                # Seconds each test's protocol took (setup, call, teardown), under the tracer.
+                self.seconds = {}
+                self.current = None
                 # Which files pytest collected tests from (and its conftests), who imported each
                 # project module, and the files tests opened: what the tests themselves are made of.
                 self.collected = set()
@@ -122,9 +127,14 @@ extension CoverageTracer {
                 if entry is None:
                     entry = self.tests[nodeid] = [None, set()]
                 self.lines = entry[1]
+                self.current = (nodeid, time.perf_counter())
 
             def end(self):
                 self.lines = None
+                if self.current is not None:
+                    nodeid, started = self.current
+                    self.seconds[nodeid] = self.seconds.get(nodeid, 0.0) + time.perf_counter() - started
+                    self.current = None
 
             def report(self, report):
                 entry = self.tests.get(report.nodeid)
@@ -154,7 +164,10 @@ extension CoverageTracer {
                         else:
                             runs.append([line, line])
                     lines = {f: [a if a == b else [a, b] for a, b in runs] for f, runs in by_file.items()}
-                    tests.append({"id": nodeid, "outcome": outcome or "error", "lines": lines})
+                    test = {"id": nodeid, "outcome": outcome or "error", "lines": lines}
+                    if nodeid in self.seconds:
+                        test["seconds"] = round(self.seconds[nodeid], 4)
+                    tests.append(test)
                 imports = {f: sorted(i) for f, i in sorted(self.imports.items())}
                 return {"version": 1, "files": self.paths, "tests": tests, "collected": sorted(self.collected),
                         "imports": imports, "read": sorted(self.read)[:10000]}

@@ -43,6 +43,8 @@ public struct TestRun: Sendable, Hashable {
     public var outcome: TestOutcome
     /// The lines of non-test source files it executed (setup and teardown included).
     public var lines: Set<SourceLine>
+    /// Seconds it took under the tracer (setup, call and teardown); nil when not recorded.
+    public var seconds: Double? = nil
 
     /// A test `id` that ended with `outcome` after executing `lines`.
     public init(id: String, outcome: TestOutcome, lines: Set<SourceLine>) {

@@ -87,7 +87,15 @@ struct TraceDecoder {
                 for line in first...last { lines.insert(SourceLine(file: files[index], line: line)) }
             }
         }
-        return TestRun(id: id, outcome: outcome, lines: lines)
+        var run = TestRun(id: id, outcome: outcome, lines: lines)
+        if let seconds = node["seconds"] {
+            switch seconds.value {
+            case .integer(let value) where value >= 0 && value <= 1_000_000: run.seconds = Double(value)
+            case .double(let value) where value >= 0 && value <= 1_000_000: run.seconds = value
+            default: throw fail("test \(quoted(id)): `seconds` is not a number of seconds")
+            }
+        }
+        return run
     }
 
     /// `n` or `[first, last]`, within 1...maximumLine.

@@ -31,6 +31,9 @@ public struct Verification: Sendable, Hashable, Codable {
     public var outputTail: String
     /// For a dependency bump: the bumped version's installation and what the tests imported.
     public var dependency: InstalledDependency? = nil
+    /// Set on a screen (``TestSelection``): the run was restricted to these tests, the ones that
+    /// failed on the unchanged tree. Nil for a run of the whole command.
+    public var selectedTests: [String]? = nil
 
     /// The command exited 0 within its limits, and the report asked for (if any) shows a
     /// complete run with no failing test: a JavaScript run that forces its exit status proves nothing.

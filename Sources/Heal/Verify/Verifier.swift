@@ -64,10 +64,13 @@ public struct Verifier: Sendable {
     /// `timeout` (seconds) lowers the profile's wall-clock limit, e.g. to what the budget has left.
     /// With `install`, the command runs in a fresh virtual environment holding that version
     /// (`BumpInstaller`), and the verification records what was installed and imported.
+    /// With `only` (pytest node ids), pytest runs just those tests, in that order, and stops at
+    /// the first that fails (``TestSelection``, a screen; needs ``tracerDirectory``, where the
+    /// plugin sits beside the tracer).
     /// Returns the verification and the whole output (for the tracer's block).
-    public func run(tree: String, trace: Bool = false, timeout: Double? = nil, install: PackagePin? = nil) throws -> (
-        Verification, String
-    ) {
+    public func run(
+        tree: String, trace: Bool = false, timeout: Double? = nil, install: PackagePin? = nil, only: [String]? = nil
+    ) throws -> (Verification, String) {
         var profile = self.profile
         if let timeout {
             profile.limits.timeoutSeconds = min(profile.limits.timeoutSeconds ?? timeout, max(1, timeout))
@@ -81,6 +84,16 @@ public struct Verifier: Sendable {
             // On PYTHONPATH, and in a user site a command's own PYTHONPATH does not replace.
             environment = CoverageTracer.environment(directory: tracerDirectory, workspace: "/workspace", merging: environment)
             extra.append(tracerDirectory)
+        }
+        let selection = only.flatMap { $0.isEmpty ? nil : $0 }
+        if let selection, let tracerDirectory {
+            // In the order given, stopping at the first failure: one still failing rejects it.
+            options += " -x " + TestSelection.pytestOption
+            environment[TestSelection.environmentVariable] = TestSelection.environmentValue(selection)
+            if !trace {
+                environment = CoverageTracer.environment(directory: tracerDirectory, workspace: "/workspace", merging: environment)
+                extra.append(tracerDirectory)
+            }
         }
         environment["PYTEST_ADDOPTS"] = options + (environment["PYTEST_ADDOPTS"].map { " " + $0 } ?? "")
         if readsTAP {
@@ -120,6 +133,7 @@ public struct Verifier: Sendable {
             cpuMilliseconds: result.cpuMilliseconds, peakMemoryBytes: result.peakMemoryBytes,
             tests: tap.map(\.report) ?? (report.recognized ? report : nil), outputTail: Self.tail(output))
         verification.dependency = installed
+        if tracerDirectory != nil { verification.selectedTests = selection }
         if let tap {
             verification.reportFormat = "tap"
             verification.reportProblem = tap.problem
