@@ -111,7 +111,7 @@ class Postgres:
 
     user = "sentinel"
 
-    def __init__(self, fsync):
+    def __init__(self, fsync, ssl=False):
         if os.geteuid() != 0:
             raise Failure("needs root (PostgreSQL runs as the postgres user, which root hands the directory to)")
         if not (PG_BIN / "initdb").exists():
@@ -130,9 +130,16 @@ class Postgres:
         run([str(PG_BIN / "initdb"), "-D", str(self.directory / "data"), "-U", self.user, "--auth=scram-sha-256",
              f"--pwfile={password_file}", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"], as_postgres=True)
         self.started = True
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.directory} -c fsync={fsync}"
+        if ssl:
+            # As Debian's packaged cluster runs (ssl = on, a self-signed certificate): clients that
+            # prefer TLS, libpq's default, then use it.
+            data = self.directory / "data"
+            run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                 "-keyout", str(data / "server.key"), "-out", str(data / "server.crt")], as_postgres=True)
+            options += " -c ssl=on"
         run([str(PG_BIN / "pg_ctl"), "-D", str(self.directory / "data"), "-l", str(self.directory / "log"), "-w",
-             "-t", "60", "-o", f"-h 127.0.0.1 -p {self.port} -k {self.directory} -c fsync={fsync}", "start"],
-            as_postgres=True)
+             "-t", "60", "-o", options, "start"], as_postgres=True)
         self.version = self.psql("SHOW server_version").strip()
 
     def url(self, database):

@@ -5,7 +5,7 @@ time, each job's submit-to-start time from the server's clock (started_at - crea
 worker's listening session is ended by `pg_terminate_backend` (as an operator, a pooler or a
 failover would), and the same number of jobs is measured again once the worker has listened anew.
 
-    bench/fleet-wakeup.py SENTINEL [--samples 30] [--cuts 1] [--end listener|all|network|restart [--network-seconds 45]] [--concurrency 1]
+    bench/fleet-wakeup.py SENTINEL [--samples 30] [--cuts 1] [--end listener|all|network|restart [--network-seconds 45]] [--concurrency 1] [--ssl]
 
 Prints the median, p90 and p99 (nearest rank) of each phase in milliseconds, and every sample
 after a cut (the evaluation saw them alternate 6 ms and 640 ms). Needs root (the server runs as
@@ -50,9 +50,10 @@ def main():
                         "or drop every packet to the server's port for --network-seconds (iptables; a network cut), "
                         "or stop the server for --network-seconds and start it again")
     parser.add_argument("--network-seconds", type=float, default=45)
+    parser.add_argument("--ssl", action="store_true", help="the server offers TLS (as Debian's packaged cluster does)")
     args = parser.parse_args()
     sentinel = str(Path(args.sentinel).resolve())
-    server = ft.Postgres("off")
+    server = ft.Postgres("off", ssl=args.ssl)
     work = Path(tempfile.mkdtemp(prefix="sentinel-wakeup-"))
     os.chmod(work, 0o755)
     worker = None

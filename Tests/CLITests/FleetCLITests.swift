@@ -147,11 +147,17 @@ struct FleetCLITests {
         let id = try Self.submit(project, environment: environment)
         let doomed = try FleetProcess(["worker", "--lease", "2s", "--name", "doomed"] + Self.roots, environment: environment)
         #expect(eventually(timeout: 60) { !doomed.events("job.claimed").isEmpty })
+        var scans: Set<Int32> = []
+        #expect(
+            eventually(timeout: 60) {
+                scans = Self.scans(below: doomed.process.processIdentifier)
+                return !scans.isEmpty
+            })
         doomed.signal(SIGKILL)
         #expect(doomed.wait(timeout: 30) == 128 + SIGKILL || doomed.process.terminationReason == .uncaughtSignal)
         #expect(try queue.job(id)?.state == .running)
         // setpriv --pdeathsig: the killed worker's scan dies with it.
-        #expect(eventually(timeout: 30) { Self.runningScans() == 0 })
+        #expect(eventually(timeout: 30) { !Self.anyRunning(scans) })
 
         let survivor = try FleetProcess(
             ["worker", "--lease", "5s", "--retry-base", "0s", "--name", "survivor"] + Self.roots, environment: environment)
@@ -389,11 +395,17 @@ struct FleetCLITests {
         #expect(try CLI.run(["fleet", "cancel", String(queued)], environment: environment).stdout == "job \(queued): cancelled\n")
         let worker = try FleetProcess(["worker", "--lease", "3s"] + Self.roots, environment: environment)
         #expect(eventually(timeout: 60) { !worker.events("job.claimed").isEmpty })
+        var scans: Set<Int32> = []
+        #expect(
+            eventually(timeout: 60) {
+                scans = Self.scans(below: worker.process.processIdentifier)
+                return !scans.isEmpty
+            })
         let cancel = try CLI.run(["fleet", "cancel", String(running)], environment: environment)
         #expect(cancel.stdout == "job \(running): running; its worker stops it within a lease renewal\n", "\(cancel.stderr)")
         let queue = try JobQueue(url: DatabaseURL(parsing: database))
         #expect(try eventually(timeout: 60) { try queue.job(running)?.state == .cancelled })
-        #expect(eventually(timeout: 30) { Self.runningScans() == 0 })
+        #expect(eventually(timeout: 30) { !Self.anyRunning(scans) })
         worker.signal(SIGTERM)
         #expect(worker.wait(timeout: 300) == 0)
         #expect(worker.events("job.cancelled").count == 1 && worker.events("job.claimed").count == 1)
@@ -401,12 +413,50 @@ struct FleetCLITests {
     }
 
     /// `sentinel scan` processes a fleet worker started (they carry `--fleet-record`).
-    static func runningScans() -> Int {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.filter { entry in
-            guard Int(entry) != nil, let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
-            return String(decoding: data, as: UTF8.self).contains("--fleet-record")
-        }.count
+    /// The scans (`--fleet-record` processes) below `root` in the process tree: this test's, not
+    /// another's running beside it (tests run in parallel; a count of every scan on the machine
+    /// waited for the others' too).
+    static func scans(below root: Int32) -> Set<Int32> {
+        var parents: [Int32: Int32] = [:]
+        var scans: Set<Int32> = []
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let (parent, _) = status(of: pid) else { continue }
+            parents[pid] = parent
+            if isScan(pid) { scans.insert(pid) }
+        }
+        return scans.filter { scan in
+            var pid = scan
+            for _ in 0..<64 {
+                guard let parent = parents[pid], parent > 1 else { return false }
+                if parent == root { return true }
+                pid = parent
+            }
+            return false
+        }
+    }
+
+    /// Whether any of `scans` still runs (a zombie has ended; a reused pid is no longer a scan).
+    static func anyRunning(_ scans: Set<Int32>) -> Bool {
+        scans.contains { pid in
+            guard let (_, state) = status(of: pid) else { return false }
+            return state != "Z" && isScan(pid)
+        }
+    }
+
+    /// The parent and state letter of `pid`, from /proc/PID/stat (the name may hold spaces and
+    /// parentheses: the fields after its last `)`).
+    private static func status(of pid: Int32) -> (parent: Int32, state: Character)? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 1, let state = fields[0].first, let parent = Int32(fields[1]) else { return nil }
+        return (parent, state)
+    }
+
+    private static func isScan(_ pid: Int32) -> Bool {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+        return String(decoding: data, as: UTF8.self).contains("--fleet-record")
     }
 }
 

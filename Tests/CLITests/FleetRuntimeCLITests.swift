@@ -77,9 +77,15 @@ struct FleetRuntimeCLITests {
         #expect(eventually(timeout: 60) { !doomed.events("job.claimed").isEmpty })
         let left = Self.scratchDirectories(in: places)
         #expect(left.contains { $0.contains("sentinel-fleet-worker-doomed-") }, "\(left)")
+        var scans: Set<Int32> = []
+        #expect(
+            eventually(timeout: 60) {
+                scans = FleetCLITests.scans(below: doomed.process.processIdentifier)
+                return !scans.isEmpty
+            })
         doomed.signal(SIGKILL)
         _ = doomed.wait(timeout: 30)
-        #expect(eventually(timeout: 30) { FleetCLITests.runningScans() == 0 })
+        #expect(eventually(timeout: 30) { !FleetCLITests.anyRunning(scans) })
         #expect(left.allSatisfy { FileManager.default.fileExists(atPath: $0) })
 
         let next = try FleetProcess(
