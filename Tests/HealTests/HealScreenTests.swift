@@ -104,6 +104,43 @@ struct HealScreenTests {
         #expect(outcome.attempts.allSatisfy { $0.verifications.allSatisfy { $0.selectedTests == nil } })
     }
 
+    @Test("a screened test that passes and then errors at a module fixture's teardown does not reject: the whole run decides")
+    func teardownErrorDoesNotReject() throws {
+        // The unchanged tree already fails for the finalizer, which pytest blames on the module's
+        // last test: test_z in the whole run, test_mean when it runs alone.
+        let tests =
+            Self.importsMean + "@pytest.fixture(scope='module', autouse=True)\ndef broken():\n    yield\n"
+            + "    raise RuntimeError('finalizer')\n\n\ndef test_mean():\n    assert mean([2, 4]) == 3\n\n\n"
+            + "def test_z():\n    pass\n"
+        let (request, project) = try Self.request(tests: tests, rounds: [[Self.fix]])
+        let outcome = try withExtendedLifetime(project) { try HealLoop(memory: nil).run(request) }
+        #expect(outcome.candidate?.description == "the fix", "\(outcome.attempts.map { $0.lesson?.summary ?? "" })")
+        let runs = outcome.attempts.first?.verifications ?? []
+        #expect(runs.map { $0.selectedTests != nil } == [true, false, false])
+        #expect(runs.first?.tests?.passed == [Self.failing])
+        #expect(runs.first?.tests?.failing.contains(Self.failing) == true)
+    }
+
+    @Test("a screened test that fails its own way when run alone does not reject: the whole run decides")
+    func orderDependentTestDoesNotReject() throws {
+        // test_mean reads what an earlier test left: alone it fails with a KeyError, not the
+        // bug's AssertionError.
+        let tests =
+            Self.importsMean + "STATE = {}\n\n\ndef test_first():\n    STATE['xs'] = [2, 4]\n\n\n"
+            + "def test_mean():\n    assert mean(STATE['xs']) == 3\n"
+        let (request, project) = try Self.request(tests: tests, rounds: [[Self.useless], [Self.fix]])
+        let outcome = try withExtendedLifetime(project) { try HealLoop(memory: nil).run(request) }
+        #expect(outcome.candidate?.description == "the fix", "\(outcome.attempts.map { $0.lesson?.summary ?? "" })")
+        let byDescription = Dictionary(uniqueKeysWithValues: outcome.attempts.map { ($0.description, $0) })
+        // The useless change fails the whole run too; the screen alone did not reject it.
+        #expect(byDescription["no change that helps"]?.verifications.map { $0.selectedTests != nil } == [true, false])
+        #expect(byDescription["no change that helps"]?.verdict == .failed)
+        let fixed = try #require(byDescription["the fix"])
+        #expect(fixed.verifications.first?.tests?.failures.first?.exceptionType == "KeyError")
+        #expect(outcome.notes.allSatisfy { !$0.contains("not screened") }, "\(outcome.notes)")
+        #expect(fixed.verifications.dropFirst().allSatisfy { $0.selectedTests == nil && $0.succeeded })
+    }
+
     @Test("a screen that does not run the failing tests where the whole command does ends screening for the heal")
     func blindScreenStops() throws {
         // A command that does not run pytest when the selection is set: its screens see no test.

@@ -575,6 +575,27 @@ public struct HealLoop: Sendable {
         return tests
     }
 
+    /// Whether a screen shows the candidate cannot pass: it ran out of time or was killed, or a
+    /// screened test still fails as it failed on the unchanged tree. A test that passed and then
+    /// errored at teardown (a module fixture's finalizer the whole run blames on another test)
+    /// does not count, nor does one failing with another exception type than before: run alone
+    /// or in another order, a test that leans on others' state fails its own way, and the whole
+    /// command decides.
+    static func screenRejects(_ screen: Verification, screen tests: [String], baseline: Verification) -> Bool {
+        if screen.reason != .exited { return true }
+        let passed = screen.passedTests
+        let before = Dictionary(
+            (baseline.tests?.failures ?? []).map { ($0.test, $0.exceptionType) }, uniquingKeysWith: { first, _ in first })
+        let now = Dictionary(
+            (screen.tests?.failures ?? []).map { ($0.test, $0.exceptionType) }, uniquingKeysWith: { first, _ in first })
+        let failing = Set(screen.tests?.failing ?? []).subtracting(passed)
+        return tests.contains { test in
+            guard failing.contains(test) else { return false }
+            guard let type = now[test] ?? nil, let old = before[test] ?? nil else { return true }
+            return type == old
+        }
+    }
+
     private func trial(
         _ proposal: Proposal, signal: Signal, workspace: HealWorkspace, verifier: Verifier, baseline: Verification,
         rescanner: Rescanner?, findingsBefore: [Finding]?, timeout: Double, oracle: OracleFiles, declared: DeclaredTests,
@@ -594,12 +615,12 @@ public struct HealLoop: Sendable {
             if !screen.isEmpty, pin == nil, rescanner == nil {
                 let (first, _) = try verifier.run(tree: tree, timeout: timeout, only: screen)
                 trial.verifications = [first]
-                let failing = Set(first.tests?.failing ?? [])
-                if first.reason != .exited || !failing.isDisjoint(with: screen) {
+                if Self.screenRejects(first, screen: screen, baseline: baseline) {
                     // What the whole run would show of these tests, with none of the others' runs
-                    // to compare: the lesson is the one a whole run's failure would teach.
+                    // to compare: the baseline's failures stay, so its errors are not new ones.
                     var partial = baseline
-                    partial.tests = nil
+                    partial.tests?.passed = []
+                    partial.tests?.counts = [:]
                     let judgement = Reflector.judge(signal: signal, baseline: partial, run: first, rescan: nil)
                     trial.lesson = judgement.lesson ?? Lesson(summary: "the failing tests still fail")
                     return trial
@@ -608,7 +629,7 @@ public struct HealLoop: Sendable {
             }
             let (run, output) = try verifier.run(tree: tree, timeout: timeout, install: pin)
             trial.verifications.append(run)
-            if let screened, Set(screened.passedTests).isDisjoint(with: screen) {
+            if let screened, screened.passedTests.union(screened.tests?.failing ?? []).isDisjoint(with: screen) {
                 let seen = run.passedTests.union(run.tests?.failing ?? [])
                 trial.screenBlind = !seen.isDisjoint(with: screen)
             }

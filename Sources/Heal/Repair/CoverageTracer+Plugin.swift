@@ -42,6 +42,8 @@ extension CoverageTracer {
         _OUT = _dup(1)
         if _OUT is None:
             _OUT = _dup(2)
+        # Taken at import, before a test can patch the module's attribute (freezegun, mock).
+        _clock = time.perf_counter
 
 
         class Recorder:
@@ -127,13 +129,13 @@ extension CoverageTracer {
                 if entry is None:
                     entry = self.tests[nodeid] = [None, set()]
                 self.lines = entry[1]
-                self.current = (nodeid, time.perf_counter())
+                self.current = (nodeid, _clock())
 
             def end(self):
                 self.lines = None
                 if self.current is not None:
                     nodeid, started = self.current
-                    self.seconds[nodeid] = self.seconds.get(nodeid, 0.0) + time.perf_counter() - started
+                    self.seconds[nodeid] = self.seconds.get(nodeid, 0.0) + max(0.0, _clock() - started)
                     self.current = None
 
             def report(self, report):
