@@ -583,12 +583,12 @@ public struct HealLoop: Sendable {
     /// command decides.
     static func screenRejects(_ screen: Verification, screen tests: [String], baseline: Verification) -> Bool {
         if screen.reason != .exited { return true }
-        let passed = screen.passedTests
-        let before = Dictionary(
-            (baseline.tests?.failures ?? []).map { ($0.test, $0.exceptionType) }, uniquingKeysWith: { first, _ in first })
-        let now = Dictionary(
-            (screen.tests?.failures ?? []).map { ($0.test, $0.exceptionType) }, uniquingKeysWith: { first, _ in first })
-        let failing = Set(screen.tests?.failing ?? []).subtracting(passed)
+        func exceptionTypes(_ run: Verification) -> [String: String?] {
+            Dictionary((run.tests?.failures ?? []).map { ($0.test, $0.exceptionType) }, uniquingKeysWith: { first, _ in first })
+        }
+        let before = exceptionTypes(baseline)
+        let now = exceptionTypes(screen)
+        let failing = Set(screen.tests?.failing ?? []).subtracting(screen.passedTests)
         return tests.contains { test in
             guard failing.contains(test) else { return false }
             guard let type = now[test] ?? nil, let old = before[test] ?? nil else { return true }

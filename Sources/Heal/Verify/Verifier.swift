@@ -79,21 +79,19 @@ public struct Verifier: Sendable {
         var environment = self.environment
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         var extra: [String] = []
-        if trace, let tracerDirectory, let tracerModule {
-            options += " -p \(tracerModule)"
-            // On PYTHONPATH, and in a user site a command's own PYTHONPATH does not replace.
+        let selection = only.flatMap { $0.isEmpty ? nil : $0 }
+        let tracing = trace && tracerModule != nil
+        if let tracerDirectory, tracing || selection != nil {
+            if tracing, let tracerModule { options += " -p \(tracerModule)" }
+            if let selection {
+                // In the order given, stopping at the first failure: one still failing rejects it.
+                options += " -x " + TestSelection.pytestOption
+                environment[TestSelection.environmentVariable] = TestSelection.environmentValue(selection)
+            }
+            // Both plugins sit in that directory: on PYTHONPATH, and in a user site a command's
+            // own PYTHONPATH does not replace.
             environment = CoverageTracer.environment(directory: tracerDirectory, workspace: "/workspace", merging: environment)
             extra.append(tracerDirectory)
-        }
-        let selection = only.flatMap { $0.isEmpty ? nil : $0 }
-        if let selection, let tracerDirectory {
-            // In the order given, stopping at the first failure: one still failing rejects it.
-            options += " -x " + TestSelection.pytestOption
-            environment[TestSelection.environmentVariable] = TestSelection.environmentValue(selection)
-            if !trace {
-                environment = CoverageTracer.environment(directory: tracerDirectory, workspace: "/workspace", merging: environment)
-                extra.append(tracerDirectory)
-            }
         }
         environment["PYTEST_ADDOPTS"] = options + (environment["PYTEST_ADDOPTS"].map { " " + $0 } ?? "")
         if readsTAP {
