@@ -37,6 +37,12 @@ struct HealCommand: ParsableCommand {
     var maxAttempts: Int?
     @Option(name: .customLong("max-minutes"), help: "Wall-clock budget in minutes.")
     var maxMinutes: Double = 15
+    @Option(
+        name: .customLong("test-timeout"),
+        help: ArgumentHelp(
+            "Most CPU seconds one test may use in heal's pytest runs; a test past it fails where it runs (default: a sixth of the unchanged tree's budget, at least 10; for candidates ten times the slowest test, at least 5).",
+            valueName: "seconds"))
+    var testTimeout: Double?
     @Option(help: "Sandbox profile for verification.") var profile: String = "fix-verify"
     @Option(
         help: ArgumentHelp(
@@ -77,6 +83,9 @@ struct HealCommand: ParsableCommand {
         let requested = level
         guard (maxAttempts ?? 1) >= 1 else { throw SentinelError(.invalidInput, "--max-attempts: must be at least 1") }
         guard maxMinutes > 0 else { throw SentinelError(.invalidInput, "--max-minutes: must be more than 0") }
+        if let testTimeout, !(testTimeout > 0 && testTimeout <= TestTimeLimit.maximum) {
+            throw SentinelError(.invalidInput, "--test-timeout: must be more than 0 and at most \(Int(TestTimeLimit.maximum)) seconds")
+        }
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw SentinelError(.invalidInput, "--jobs: must be at least 1") }
         let index = try packageIndex.map { try PackageIndex(parsing: $0) }
@@ -123,6 +132,7 @@ struct HealCommand: ParsableCommand {
                 osvDatabase: LaunchBrokerClient.servesThisCommand ? AnalysisResources.osvDatabase() : StateLocation.current().osvDatabase),
             maxAttempts: maxAttempts ?? Int.max, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index,
             repositoryID: repositoryID)
+        request.testCPUSeconds = testTimeout
         // In an analysis (heal's own, a fleet worker's job), `TMPDIR` is root's scratch directory,
         // which root removes and its launches may mount; run directly, the state's own (never a
         // shared `$TMPDIR`: the snapshot holds the repository).

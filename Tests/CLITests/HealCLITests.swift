@@ -357,7 +357,7 @@ struct HealCLIInputTests {
         return try CLI.run(["heal"] + arguments, environment: env)
     }
 
-    @Test("unknown signal format, missing repository, empty verify command, unknown level, corrupt memory")
+    @Test("unknown signal format, missing repository, empty verify command, a test timeout out of range, unknown level, corrupt memory")
     func badInput() throws {
         let root = try HealCLITests.Scratch.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -378,6 +378,12 @@ struct HealCLIInputTests {
             ["--signal", root + "/signal.txt", "--repo", root + "/repo", "--verify", "  "], home: root + "/home")
         #expect(empty.status == 2)
         #expect(empty.stderr == "sentinel: --verify: the command is empty\n")
+
+        for seconds in ["0", "-1", "nan", "86401"] {
+            let limit = try Self.run(base + ["--test-timeout=\(seconds)"], home: root + "/home")
+            #expect(limit.status == 2, "\(seconds)")
+            #expect(limit.stderr == "sentinel: --test-timeout: must be more than 0 and at most 86400 seconds\n", "\(seconds)")
+        }
 
         let level = try Self.run(base + ["--level", "boss"], home: root + "/home")
         #expect(level.status == 2)

@@ -31,6 +31,7 @@ struct PythonProject {
         }
         try FileManager.default.createDirectory(atPath: pluginDirectory, withIntermediateDirectories: true)
         try CoverageTracer.install(into: pluginDirectory)
+        try TestTimeLimit.install(into: pluginDirectory)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: pluginDirectory)
     }
 

@@ -28,7 +28,7 @@ extension HealLoop {
         }
         var trace = BaselineTrace()
         var made = first
-        func attempt(on tree: String) -> Bool {
+        func attempt(on tree: String, verifier: Verifier) -> Bool {
             do {
                 let run = try made ?? verifier.run(tree: tree, trace: true, timeout: state.budgetLeft ?? 1)
                 if made == nil { state.account(run.0) }
@@ -45,7 +45,7 @@ extension HealLoop {
             }
             return false
         }
-        if attempt(on: workspace.snapshot) { return trace }
+        if attempt(on: workspace.snapshot, verifier: verifier) { return trace }
         guard let tracer, let first = trace.run,
             CoverageTracer.pluginNotImported(in: first.1, module: tracer.module),
             !workspace.files.contains(tracer.module + ".py"), state.budgetLeft != nil
@@ -54,7 +54,8 @@ extension HealLoop {
         do {
             let tree = try workspace.tree(applying: [tracerFile(tracer)])
             defer { workspace.remove(tree) }
-            if attempt(on: tree) {
+            // The other plugins stay in the directory the command's Python cannot import from.
+            if attempt(on: tree, verifier: verifier.limitingTests(to: nil)) {
                 trace.inTree = true
                 return trace
             }

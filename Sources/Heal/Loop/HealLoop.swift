@@ -40,6 +40,7 @@ public struct HealLoop: Sendable {
             try PreparedOutputFile(path: directory + "/\(tracer.module).py", createParents: true).write(tracer.source)
             try CoverageTracer.installUserSite(in: directory, module: tracer.module)
             try TestSelection.install(into: directory)
+            try TestTimeLimit.install(into: directory)
             tracerDirectory = directory
         }
         var verifier = Verifier(
@@ -110,14 +111,21 @@ public struct HealLoop: Sendable {
         // anyway (fault localisation's spectrum): under pytest, that run is tried as the baseline
         // too (``tracedBaseline``), and the command runs untraced only where it cannot stand.
         let localised = signal.kind == .testFailure || signal.kind == .exception
+        // Each test of the unchanged tree's pytest runs gets a CPU-time limit (``TestTimeLimit``):
+        // one that loops fails where it loops, and the others still run.
+        let baselineLimit = request.testCPUSeconds ?? TestTimeLimit.forBaseline(budget: baselineBudget)
         let tracedFirst =
             cached == nil && pinned == nil && verifier.tracerDirectory != nil && localised
                 && verifier.command.contains("pytest")
-            ? tracedBaseline(signal: signal, workspace: workspace, verifier: verifier, budget: baselineBudget, state: &state)
+            ? tracedBaseline(
+                signal: signal, workspace: workspace, verifier: verifier.limitingTests(to: baselineLimit),
+                budget: baselineBudget, state: &state)
             : nil
+        // The plugins' directory is importable where the traced run printed its spectrum.
+        let untraced = tracedFirst?.trace != nil ? verifier.limitingTests(to: baselineLimit) : verifier
         let (baseline, baselineOutput) =
             try cached ?? tracedFirst.flatMap(\.baseline)
-            ?? verifier.run(tree: workspace.snapshot, timeout: baselineBudget, install: pinned)
+            ?? untraced.run(tree: workspace.snapshot, timeout: baselineBudget, install: pinned)
         state.clock.spent("baseline", since: baselineStarted)
         if cached != nil {
             state.notes.append("baseline: the result of an earlier heal of the same tree, command and sandbox (not run again)")
@@ -170,6 +178,9 @@ public struct HealLoop: Sendable {
         state.oracle = OracleFiles()
         state.failureFiles = []
         state.tracerInTree = false
+        // What judges candidates: each test limited to ten times the slowest traced one (at least
+        // 5 s), where the plugins' directory proved importable.
+        var judging = verifier
         if verifier.tracerDirectory != nil {
             traceRun = { tree in try verifier.run(tree: tree, trace: true, timeout: nil) }
             // One traced run of the unchanged tree tells which files the tests are made of (no
@@ -180,7 +191,8 @@ public struct HealLoop: Sendable {
                 let trace =
                     tracedFirst?.trace
                     ?? traceBaseline(
-                        baseline: baseline, workspace: workspace, verifier: verifier, state: &state,
+                        baseline: baseline, workspace: workspace, verifier: verifier.limitingTests(to: baselineLimit),
+                        state: &state,
                         // One that ran out of time gets the budget left, as ever.
                         first: tracedFirst.map(\.run).flatMap { $0.0.reason == .exited ? $0 : nil })
                 state.clock.spent("trace", since: traceStarted)
@@ -205,10 +217,27 @@ public struct HealLoop: Sendable {
                     state.suspicious = ranked.prefix(12).map { $0 }
                     state.failureFiles = Set(ranked.map(\.file))
                 }
+                if trace.spectrum != nil, !trace.inTree {
+                    judging = verifier.limitingTests(
+                        to: request.testCPUSeconds
+                            ?? TestTimeLimit.forCandidates(
+                                base: baselineLimit, testSeconds: state.testSeconds, passing: baseline.passedTests))
+                    let cut = TestTimeLimit.cut(
+                        base: baselineLimit, testSeconds: state.testSeconds, failing: baseline.tests?.failing ?? [],
+                        named: Set(signal.failingTests))
+                    if !cut.isEmpty {
+                        state.notes.append(
+                            "\(cut.count) test(s) the signal does not name ran into the limit of "
+                                + "\(TestTimeLimit.environmentValue(baselineLimit)) CPU seconds per test on the unchanged tree "
+                                + "(\(cut.prefix(3).joined(separator: ", "))): they count as failing before any change, "
+                                + "and no candidate is held to pass them; --test-timeout raises the limit")
+                    }
+                }
                 let snapshot = workspace.snapshot
+                let limited = judging
                 if let traced = trace.run {
                     traceRun = { tree in
-                        tree == snapshot ? traced : try verifier.run(tree: tree, trace: true, timeout: nil)
+                        tree == snapshot ? traced : try limited.run(tree: tree, trace: true, timeout: nil)
                     }
                 } else {
                     let reason = trace.failure ?? ""
@@ -217,7 +246,7 @@ public struct HealLoop: Sendable {
             }
         }
         let turns = Turns(
-            loop: self, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
+            loop: self, signal: signal, request: request, workspace: workspace, verifier: judging, baseline: baseline,
             rescanner: rescanner, findingsBefore: findingsBefore, remembered: remembered, traceRun: traceRun,
             compared: ComparedValues.parse(baselineOutput),
             failedBefore: (try? memory?.failedChanges(of: signal, repository: state.repository)) ?? [])

@@ -31,6 +31,10 @@ public struct HealRequest: Sendable {
     /// Where the snapshot of the repository and the candidate trees are made: the state
     /// directory's private `tmp` (swept by a later run and `sentinel doctor`); nil: `$TMPDIR`.
     public var scratchBase: String?
+    /// The CPU seconds one test may use in heal's pytest runs (``TestTimeLimit``), every run
+    /// alike; nil: derived from the budget for the unchanged tree and from its tests' times for
+    /// candidates.
+    public var testCPUSeconds: Double?
 
     /// A request; the defaults are no attempt cap (the time budget decides), 15 minutes and one
     /// job per core.

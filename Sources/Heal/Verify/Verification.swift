@@ -34,6 +34,8 @@ public struct Verification: Sendable, Hashable, Codable {
     /// Set on a screen (``TestSelection``): the run was restricted to these tests, the ones that
     /// failed on the unchanged tree. Nil for a run of the whole command.
     public var selectedTests: [String]? = nil
+    /// The CPU seconds each test could use in this run (``TestTimeLimit``); nil: unlimited.
+    public var testCPUSeconds: Double? = nil
 
     /// The command exited 0 within its limits, and the report asked for (if any) shows a
     /// complete run with no failing test: a JavaScript run that forces its exit status proves nothing.

@@ -26,6 +26,17 @@ public struct Verifier: Sendable {
     /// runner is asked for one on stdout through `NODE_OPTIONS`, and a run without a complete,
     /// passing one is not verified whatever its exit status.
     public var readsTAP = false
+    /// The CPU seconds one test may use in a pytest run (``TestTimeLimit``, loaded from
+    /// ``tracerDirectory``); nil: unlimited. Set only where the plugins' directory is known to be
+    /// importable by the command's Python (`-p` of a module it cannot import fails the run).
+    public var testCPUSeconds: Double?
+
+    /// This verifier with each test limited to `seconds` of CPU time (nil: unlimited).
+    public func limitingTests(to seconds: Double?) -> Verifier {
+        var limited = self
+        limited.testCPUSeconds = seconds
+        return limited
+    }
 
     /// A verifier for `command` under `profile`.
     public init(
@@ -67,6 +78,7 @@ public struct Verifier: Sendable {
     /// With `only` (pytest node ids), pytest runs just those tests, in that order, and stops at
     /// the first that fails (``TestSelection``, a screen; needs ``tracerDirectory``, where the
     /// plugin sits beside the tracer).
+    /// With ``testCPUSeconds``, each test is limited to that much CPU time.
     /// Returns the verification and the whole output (for the tracer's block).
     public func run(
         tree: String, trace: Bool = false, timeout: Double? = nil, install: PackagePin? = nil, only: [String]? = nil
@@ -81,14 +93,20 @@ public struct Verifier: Sendable {
         var extra: [String] = []
         let selection = only.flatMap { $0.isEmpty ? nil : $0 }
         let tracing = trace && tracerModule != nil
-        if let tracerDirectory, tracing || selection != nil {
+        let limit = tracerDirectory == nil ? nil : testCPUSeconds
+        if let tracerDirectory, tracing || selection != nil || limit != nil {
             if tracing, let tracerModule { options += " -p \(tracerModule)" }
+            if let limit {
+                // A test that loops fails where it loops; the run goes on to the next test.
+                options += " " + TestTimeLimit.pytestOption
+                environment[TestTimeLimit.environmentVariable] = TestTimeLimit.environmentValue(limit)
+            }
             if let selection {
                 // In the order given, stopping at the first failure: one still failing rejects it.
                 options += " -x " + TestSelection.pytestOption
                 environment[TestSelection.environmentVariable] = TestSelection.environmentValue(selection)
             }
-            // Both plugins sit in that directory: on PYTHONPATH, and in a user site a command's
+            // The plugins sit in that directory: on PYTHONPATH, and in a user site a command's
             // own PYTHONPATH does not replace.
             environment = CoverageTracer.environment(directory: tracerDirectory, workspace: "/workspace", merging: environment)
             extra.append(tracerDirectory)
@@ -132,6 +150,7 @@ public struct Verifier: Sendable {
             tests: tap.map(\.report) ?? (report.recognized ? report : nil), outputTail: Self.tail(output))
         verification.dependency = installed
         if tracerDirectory != nil { verification.selectedTests = selection }
+        verification.testCPUSeconds = limit
         if let tap {
             verification.reportFormat = "tap"
             verification.reportProblem = tap.problem
