@@ -80,7 +80,7 @@ struct HealBaselineCacheTests {
     }
 
     @Test(
-        "the second heal of the same tree takes the first one's baseline; a changed tree runs it again",
+        "the second heal of the same tree takes the first one's baseline; another test limit or a changed tree runs it again",
         .enabled(if: TestHost.canSandbox, "verifies candidates in the sandbox: needs root and user namespaces"))
     func secondHealTakesTheBaseline() throws {
         let (memory, directory) = try HealLoopTests.memory()
@@ -95,6 +95,13 @@ struct HealBaselineCacheTests {
         let second = try HealLoop(memory: memory).run(try HealLoopTests.request(project, actors: [nothing]))
         #expect(second.notes.contains(note))
         #expect(second.baseline == baseline)
+        // Another limit per test would fail other tests: the baseline runs again, with it.
+        #expect(baseline.testCPUSeconds != nil && baseline.testCPUSeconds != 3)
+        var limited = try HealLoopTests.request(project, actors: [nothing])
+        limited.testCPUSeconds = 3
+        let other = try HealLoop(memory: memory).run(limited)
+        #expect(!other.notes.contains(note))
+        #expect(other.baseline?.testCPUSeconds == 3)
         try "# another line\n".write(toFile: project.path + "/notes.py", atomically: false, encoding: .utf8)
         let changed = try HealLoop(memory: memory).run(try HealLoopTests.request(project, actors: [nothing]))
         #expect(!changed.notes.contains(note))

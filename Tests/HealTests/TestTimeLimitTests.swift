@@ -1,5 +1,6 @@
 import Foundation
 import Heal
+import Sandbox
 import Testing
 
 /// The limits heal derives (no process started).
@@ -120,6 +121,58 @@ struct TestTimeLimitPluginTests {
             run.output.contains("power.py:3: Failed") || run.output.contains("power.py:4: Failed"),
             "\(run.output)")
         #expect(!run.output.contains("def _expired"), "\(run.output)")
+    }
+
+    @Test("an xfail mark does not excuse a loop, and the tests named with a longer limit get it")
+    func xfailAndLonger() throws {
+        let tests = """
+            import time
+            import pytest
+            from power import power_at_least
+
+
+            @pytest.mark.xfail(reason="known")
+            def test_xfail_loops():
+                assert power_at_least(5) == 8
+
+
+            def burn(seconds):
+                started = time.process_time()
+                while time.process_time() - started < seconds:
+                    pass
+
+
+            def test_longer():
+                burn(1)
+
+
+            def test_burns():
+                burn(1)
+
+            """
+        let project = try PythonProject(files: ["power.py": Self.power, "test_power.py": tests])
+        defer { project.remove() }
+        let longer = try #require(TestTimeLimit.Longer(seconds: 30, tests: ["test_power.py::test_longer"]).environmentValue)
+        let run = try project.pytest(
+            ["-q", "-rA"], addopts: TestTimeLimit.pytestOption,
+            environment: [TestTimeLimit.environmentVariable: "0.3", TestTimeLimit.longerVariable: longer])
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("FAILED test_power.py::test_xfail_loops"), "\(run.output)")
+        #expect(!run.output.contains("xfailed"), "\(run.output)")
+        #expect(run.output.contains("PASSED test_power.py::test_longer"), "\(run.output)")
+        #expect(run.output.contains("FAILED test_power.py::test_burns"), "\(run.output)")
+    }
+
+    @Test("too many tests to name with a longer limit: every test gets it")
+    func longerTooMany() throws {
+        let many = (0...TestSelection.maximumTests).map { "t.py::test_\($0)" }
+        #expect(TestTimeLimit.Longer(seconds: 10, tests: many).environmentValue == nil)
+        let verifier = Verifier(profile: try ProfileStore.standard(syntax: .yaml).resolve("fix-verify"), command: "pytest")
+        let limited = verifier.limitingTests(to: 5, longer: TestTimeLimit.Longer(seconds: 10, tests: many))
+        #expect(limited.testCPUSeconds == 10 && limited.longerTests == nil)
+        let named = verifier.limitingTests(to: 5, longer: TestTimeLimit.Longer(seconds: 10, tests: ["t.py::test_a"]))
+        #expect(named.testCPUSeconds == 5 && named.longerTests?.tests == ["t.py::test_a"])
+        #expect(verifier.limitingTests(to: 5, longer: TestTimeLimit.Longer(seconds: 4, tests: ["x"])).longerTests == nil)
     }
 
     @Test("a project's own SIGPROF handler (a profiler) keeps SIGPROF, and a value that is no limit limits nothing")

@@ -106,14 +106,17 @@ public struct HealLoop: Sendable {
         let baselineStarted = HealStageClock.now()
         // The same tree, command and sandbox as a heal before this one: its result stands.
         let key = memory == nil ? nil : try? BaselineKey(tree: workspace.digest, verifier: verifier, install: pinned)
-        let cached = key.flatMap { key in try? memory?.baseline(key) }
+        // Each test of the unchanged tree's pytest runs gets a CPU-time limit (``TestTimeLimit``):
+        // one that loops fails where it loops, and the others still run.
+        let baselineLimit = request.testCPUSeconds ?? TestTimeLimit.forBaseline(budget: baselineBudget)
+        // A baseline an earlier heal ran with another limit failed other tests than this one's would.
+        let cached = key.flatMap { key in try? memory?.baseline(key) }.flatMap { found in
+            found.verification.testCPUSeconds.map { $0 == baselineLimit } ?? true ? found : nil
+        }
         // A failing test or an exception has the unchanged tree run under the coverage tracer
         // anyway (fault localisation's spectrum): under pytest, that run is tried as the baseline
         // too (``tracedBaseline``), and the command runs untraced only where it cannot stand.
         let localised = signal.kind == .testFailure || signal.kind == .exception
-        // Each test of the unchanged tree's pytest runs gets a CPU-time limit (``TestTimeLimit``):
-        // one that loops fails where it loops, and the others still run.
-        let baselineLimit = request.testCPUSeconds ?? TestTimeLimit.forBaseline(budget: baselineBudget)
         let tracedFirst =
             cached == nil && pinned == nil && verifier.tracerDirectory != nil && localised
                 && verifier.command.contains("pytest")
@@ -191,7 +194,7 @@ public struct HealLoop: Sendable {
                 let trace =
                     tracedFirst?.trace
                     ?? traceBaseline(
-                        baseline: baseline, workspace: workspace, verifier: verifier.limitingTests(to: baselineLimit),
+                        baseline: baseline, workspace: workspace, verifier: verifier.limitingTests(to: baseline.testCPUSeconds),
                         state: &state,
                         // One that ran out of time gets the budget left, as ever.
                         first: tracedFirst.map(\.run).flatMap { $0.0.reason == .exited ? $0 : nil })
@@ -217,18 +220,25 @@ public struct HealLoop: Sendable {
                     state.suspicious = ranked.prefix(12).map { $0 }
                     state.failureFiles = Set(ranked.map(\.file))
                 }
-                if trace.spectrum != nil, !trace.inTree {
-                    judging = verifier.limitingTests(
-                        to: request.testCPUSeconds
-                            ?? TestTimeLimit.forCandidates(
-                                base: baselineLimit, testSeconds: state.testSeconds, passing: baseline.passedTests))
+                // Limited where the unchanged tree's run was (a baseline run without the limit, or
+                // cached from before it, passed tests a limited candidate could fail).
+                if trace.spectrum != nil, !trace.inTree, let limit = baseline.testCPUSeconds {
+                    let failing = baseline.tests?.failing ?? []
+                    if let chosen = request.testCPUSeconds {
+                        judging = verifier.limitingTests(to: chosen)
+                    } else {
+                        // How long a fixed test runs is not known from how quickly it failed:
+                        // those keep the baseline's limit.
+                        judging = verifier.limitingTests(
+                            to: TestTimeLimit.forCandidates(base: limit, testSeconds: state.testSeconds, passing: baseline.passedTests),
+                            longer: TestTimeLimit.Longer(seconds: limit, tests: failing))
+                    }
                     let cut = TestTimeLimit.cut(
-                        base: baselineLimit, testSeconds: state.testSeconds, failing: baseline.tests?.failing ?? [],
-                        named: Set(signal.failingTests))
+                        base: limit, testSeconds: state.testSeconds, failing: failing, named: Set(signal.failingTests))
                     if !cut.isEmpty {
                         state.notes.append(
-                            "\(cut.count) test(s) the signal does not name ran into the limit of "
-                                + "\(TestTimeLimit.environmentValue(baselineLimit)) CPU seconds per test on the unchanged tree "
+                            "\(cut.count) failing test(s) the signal does not name took about the limit of "
+                                + "\(TestTimeLimit.environmentValue(limit)) CPU seconds per test on the unchanged tree "
                                 + "(\(cut.prefix(3).joined(separator: ", "))): they count as failing before any change, "
                                 + "and no candidate is held to pass them; --test-timeout raises the limit")
                     }

@@ -18,8 +18,10 @@ import Support
 ///
 /// The module sits beside the coverage tracer and the test selection (same directory, reached the
 /// same ways) and is loaded with ``pytestOption``; the limit comes in ``environmentVariable`` in
-/// seconds. A value that is not a positive number, or a `SIGPROF` handler the project installed
-/// (a profiler), leaves the run unlimited.
+/// seconds, and tests with a limit of their own in ``longerVariable``. A value that is not a
+/// positive number, or a `SIGPROF` handler the project installed (a profiler), leaves the run
+/// unlimited (the run's `Verification.testCPUSeconds` records the limit asked for). An `xfail`
+/// mark does not excuse a test whose limit fired.
 public enum TestTimeLimit {
     /// The plugin's module name.
     public static let moduleName = "sentinel_heal_limit"
@@ -27,6 +29,33 @@ public enum TestTimeLimit {
     public static let pytestOption = "-p \(moduleName)"
     /// The variable holding the limit, CPU seconds per test phase (setup, call, teardown).
     public static let environmentVariable = "SENTINEL_HEAL_TEST_CPU_SECONDS"
+    /// The variable naming tests with a limit of their own: `{"seconds": S, "tests": [node ids]}`.
+    /// Candidates give the tests that failed on the unchanged tree the baseline's limit: how long
+    /// a fixed test runs is not known from how quickly it failed.
+    public static let longerVariable = "SENTINEL_HEAL_TEST_CPU_LONGER"
+
+    /// Tests with a limit of their own (``longerVariable``).
+    public struct Longer: Sendable, Hashable, Encodable {
+        /// Their limit, seconds.
+        public var seconds: Double
+        /// Their node ids.
+        public var tests: [String]
+
+        /// The variable's value; nil past ``TestSelection``'s bounds on ids (200, 64 KiB), where
+        /// the caller gives every test this limit instead.
+        public var environmentValue: String? {
+            guard tests.count <= TestSelection.maximumTests, let data = try? JSONEncoder().encode(self),
+                data.count <= TestSelection.maximumBytes
+            else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        /// `tests` limited to `seconds`.
+        public init(seconds: Double, tests: [String]) {
+            self.seconds = seconds
+            self.tests = tests
+        }
+    }
     /// The least limit heal derives for a candidate's runs, seconds: ten times the slowest test
     /// of the traced baseline, never below this (a quick suite's tests take milliseconds).
     public static let candidateFloor = 5.0
@@ -66,8 +95,8 @@ public enum TestTimeLimit {
     }
 
     /// The tests of `failing` (the unchanged tree's) that the traced baseline timed at `base` or
-    /// near it, and the signal does not name: most likely slow rather than broken, and no
-    /// candidate is held to pass them.
+    /// near it, and the signal does not name: most likely cut by the limit (slow rather than
+    /// broken), and no candidate is held to pass them.
     public static func cut(base: Double, testSeconds: [String: Double], failing: [String], named: Set<String>) -> [String] {
         failing.filter { !named.contains($0) && (testSeconds[$0].map { $0 >= 0.9 * base } ?? false) }.sorted()
     }
@@ -77,8 +106,11 @@ public enum TestTimeLimit {
         """Sentinel heal: fail a test that uses more CPU time than SENTINEL_HEAL_TEST_CPU_SECONDS.
 
         pytest.fail is raised where the test's code runs when the process's CPU time (ITIMER_PROF)
-        passes the limit within one test phase; a phase whose limit fired is reported failed.
+        passes the limit within one test phase; a phase whose limit fired is reported failed. The
+        tests SENTINEL_HEAL_TEST_CPU_LONGER names ({"seconds": S, "tests": [node ids]}) get S.
         """
+        import json
+        import math
         import os
         import signal
         import threading
@@ -86,25 +118,42 @@ public enum TestTimeLimit {
         import pytest
 
 
-        def _limit():
+        def _seconds(value):
+            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+                return None
             try:
-                value = float(os.environ.get("SENTINEL_HEAL_TEST_CPU_SECONDS", ""))
+                value = float(value)
             except ValueError:
                 return None
-            if not (value > 0) or value == float("inf"):
+            if not (value > 0) or math.isinf(value):
                 return None
             return value
 
 
-        LIMIT = _limit()
-        _state = {"armed": False, "fired": None, "installed": False, "previous": None}
+        def _longer():
+            try:
+                value = json.loads(os.environ.get("SENTINEL_HEAL_TEST_CPU_LONGER", ""))
+            except ValueError:
+                return None, frozenset()
+            if not isinstance(value, dict) or not isinstance(value.get("tests"), list):
+                return None, frozenset()
+            seconds = value.get("seconds")
+            if isinstance(seconds, str):
+                return None, frozenset()
+            return _seconds(seconds), frozenset(t for t in value["tests"] if isinstance(t, str))
+
+
+        LIMIT = _seconds(os.environ.get("SENTINEL_HEAL_TEST_CPU_SECONDS", ""))
+        LONGER, LONGER_TESTS = _longer()
+        _state = {"armed": None, "fired": None, "installed": False, "previous": None}
 
 
         def _expired(signum, frame):
             __tracebackhide__ = True
-            if not _state["armed"]:
+            limit = _state["armed"]
+            if limit is None:
                 return
-            _state["fired"] = "the test used more than %g s of CPU time (sentinel heal's limit per test)" % LIMIT
+            _state["fired"] = "the test used more than %g s of CPU time (sentinel heal's limit per test)" % limit
             pytest.fail(_state["fired"], pytrace=True)
 
 
@@ -129,36 +178,38 @@ public enum TestTimeLimit {
                     signal.signal(signal.SIGPROF, _state["previous"] or signal.SIG_DFL)
 
 
-        def _phase():
+        def _phase(item):
+            # A phase's report sees whether its limit fired (subtests report more than once).
+            _state["fired"] = None
             # Not while another handler holds SIGPROF (a profiler the project started since).
             if not _state["installed"] or signal.getsignal(signal.SIGPROF) is not _expired:
                 yield
                 return
-            _state["fired"] = None
-            _state["armed"] = True
+            limit = LONGER if LONGER is not None and item.nodeid in LONGER_TESTS else LIMIT
+            _state["armed"] = limit
             # Again every quarter of the limit (at least 0.5 s) while the phase runs: a loop that
             # caught it once is failed again until it gives up.
-            signal.setitimer(signal.ITIMER_PROF, LIMIT, max(0.5, LIMIT / 4))
+            signal.setitimer(signal.ITIMER_PROF, limit, max(0.5, limit / 4))
             try:
                 yield
             finally:
                 signal.setitimer(signal.ITIMER_PROF, 0)
-                _state["armed"] = False
+                _state["armed"] = None
 
 
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_setup(item):
-            yield from _phase()
+            yield from _phase(item)
 
 
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_call(item):
-            yield from _phase()
+            yield from _phase(item)
 
 
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_teardown(item, nextitem):
-            yield from _phase()
+            yield from _phase(item)
 
 
         @pytest.hookimpl(hookwrapper=True)
@@ -167,10 +218,12 @@ public enum TestTimeLimit {
             fired = _state["fired"]
             if fired is None:
                 return
-            _state["fired"] = None
             report = outcome.get_result()
+            # An xfail mark does not excuse a loop (pytest would count it as expected), and a
+            # test that caught pytest's Failed itself (a bare except) still failed.
+            if hasattr(report, "wasxfail"):
+                del report.wasxfail
             if not report.failed:
-                # The code caught pytest's Failed itself (a bare except): the test still failed.
                 report.outcome = "failed"
                 report.longrepr = "Failed: " + fired
         """#

@@ -30,11 +30,23 @@ public struct Verifier: Sendable {
     /// ``tracerDirectory``); nil: unlimited. Set only where the plugins' directory is known to be
     /// importable by the command's Python (`-p` of a module it cannot import fails the run).
     public var testCPUSeconds: Double?
+    /// Tests with a longer limit of their own (set with ``testCPUSeconds`` only).
+    public var longerTests: TestTimeLimit.Longer?
 
-    /// This verifier with each test limited to `seconds` of CPU time (nil: unlimited).
-    public func limitingTests(to seconds: Double?) -> Verifier {
+    /// This verifier with each test limited to `seconds` of CPU time (nil: unlimited), and the
+    /// tests `longer` names to its seconds; where they are too many to name, every test gets the
+    /// longer limit.
+    public func limitingTests(to seconds: Double?, longer: TestTimeLimit.Longer? = nil) -> Verifier {
         var limited = self
         limited.testCPUSeconds = seconds
+        limited.longerTests = nil
+        if let seconds, let longer, longer.seconds > seconds, !longer.tests.isEmpty {
+            if longer.environmentValue != nil {
+                limited.longerTests = longer
+            } else {
+                limited.testCPUSeconds = longer.seconds
+            }
+        }
         return limited
     }
 
@@ -100,6 +112,7 @@ public struct Verifier: Sendable {
                 // A test that loops fails where it loops; the run goes on to the next test.
                 options += " " + TestTimeLimit.pytestOption
                 environment[TestTimeLimit.environmentVariable] = TestTimeLimit.environmentValue(limit)
+                if let value = longerTests?.environmentValue { environment[TestTimeLimit.longerVariable] = value }
             }
             if let selection {
                 // In the order given, stopping at the first failure: one still failing rejects it.
