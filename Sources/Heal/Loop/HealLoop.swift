@@ -181,8 +181,8 @@ public struct HealLoop: Sendable {
         state.oracle = OracleFiles()
         state.failureFiles = []
         state.tracerInTree = false
-        // What judges candidates: each test limited to ten times the slowest traced one (at least
-        // 5 s), where the plugins' directory proved importable.
+        // What judges candidates: each test limited (``TestTimeLimit/forCandidates``; the tests
+        // failing before keep the baseline's limit), where the plugins' directory proved importable.
         var judging = verifier
         if verifier.tracerDirectory != nil {
             traceRun = { tree in try verifier.run(tree: tree, trace: true, timeout: nil) }

@@ -13,8 +13,8 @@ import Support
 /// `pytest.raises(Exception)` in a test takes it for the error a test expects, and a test whose
 /// limit fired is reported failed even if it swallowed that with a bare `except`. It fires again
 /// every quarter of the limit while the test runs (a retry loop that catches everything runs on
-/// to the run's own wall-clock limit). Time spent
-/// in child processes is not counted (a test waiting on one uses no CPU of its own).
+/// to the run's own wall-clock limit). Time spent in child processes is not counted (a test
+/// waiting on one uses no CPU of its own).
 ///
 /// The module sits beside the coverage tracer and the test selection (same directory, reached the
 /// same ways) and is loaded with ``pytestOption``; the limit comes in ``environmentVariable`` in
@@ -87,7 +87,7 @@ public enum TestTimeLimit {
     /// that passed on the unchanged tree was not (it passed untraced but not under the tracer,
     /// or was never timed): a smaller limit could fail it in every candidate.
     public static func forCandidates(base: Double, testSeconds: [String: Double], passing: Set<String>) -> Double {
-        func clear(_ seconds: Double) -> Bool { seconds.isFinite && seconds >= 0 && seconds < 0.9 * base }
+        func clear(_ seconds: Double) -> Bool { seconds.isFinite && seconds >= 0 && !reached(seconds, base) }
         guard passing.allSatisfy({ testSeconds[$0].map(clear) ?? false }),
             let slowest = testSeconds.values.filter(clear).max()
         else { return base }
@@ -98,8 +98,12 @@ public enum TestTimeLimit {
     /// near it, and the signal does not name: most likely cut by the limit (slow rather than
     /// broken), and no candidate is held to pass them.
     public static func cut(base: Double, testSeconds: [String: Double], failing: [String], named: Set<String>) -> [String] {
-        failing.filter { !named.contains($0) && (testSeconds[$0].map { $0 >= 0.9 * base } ?? false) }.sorted()
+        failing.filter { !named.contains($0) && (testSeconds[$0].map { reached($0, base) } ?? false) }.sorted()
     }
+
+    /// Whether a test the tracer timed at `seconds` ran into the limit `base` (the timer fires
+    /// within a tenth of it: the tracer's clock is wall time, the limit CPU time).
+    static func reached(_ seconds: Double, _ base: Double) -> Bool { seconds >= 0.9 * base }
 
     /// The plugin's Python source (Python 3.8+, pytest 6.2+).
     public static let pluginSource = #"""
