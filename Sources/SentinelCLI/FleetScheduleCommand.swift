@@ -99,7 +99,7 @@ struct FleetScheduleRunCommand: ParsableCommand {
         let url = try database.resolve()
         _ = try JobQueue(url: url)
         let stop = StopState()
-        let signals = FleetWorkerCommand.onStopSignals { _ in stop.advance(to: .abandoning) }
+        let signals = StopSignals.observe { _ in stop.advance(to: .abandoning) }
         FleetScheduler(url: url, name: name ?? FleetWorkerCommand.defaultName(), log: JSONLog(), stop: stop).run()
         withExtendedLifetime(signals) {}
     }

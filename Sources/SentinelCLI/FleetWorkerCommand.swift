@@ -140,7 +140,7 @@ struct FleetWorkerCommand: ParsableCommand {
         if let server { log.info("metrics.serving", [LogField("url", .string("http://127.0.0.1:\(server.port)/metrics"))]) }
         let stop = worker.stop
         let drainSeconds = options.drainSeconds
-        let signals = Self.onStopSignals { count in
+        let signals = StopSignals.observe { count in
             stop.advance(to: count == 1 ? .draining : .abandoning)
             if count == 1 {
                 log.info("worker.draining", [LogField("seconds", .double(drainSeconds))])
@@ -174,28 +174,5 @@ struct FleetWorkerCommand: ParsableCommand {
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         return String(nulTerminated: host) + ":\(getpid())"
-    }
-
-    /// SIGTERM and SIGINT, counted, handled on a dispatch queue.
-    static func onStopSignals(_ handle: @escaping @Sendable (Int) -> Void) -> [any DispatchSourceSignal] {
-        let queue = DispatchQueue(label: "sentinel.fleet.signals")
-        let counter = SignalCounter()
-        return [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            // Two signals delivered together are counted as two (`data` holds how many came).
-            source.setEventHandler { handle(counter.next(by: max(1, Int(source.data)))) }
-            source.resume()
-            return source
-        }
-    }
-}
-
-/// Signals received so far (touched only on the signal queue).
-private final class SignalCounter: @unchecked Sendable {
-    private var count = 0
-    func next(by received: Int) -> Int {
-        count += received
-        return count
     }
 }
