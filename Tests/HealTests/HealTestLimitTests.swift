@@ -43,10 +43,13 @@ struct HealTestLimitTests {
 
         """
 
-    static func request(failing: [String], seconds: Double?, maxSeconds: Double, rounds: [[(String, [String: String])]]) throws
-        -> (HealRequest, ScratchProject)
-    {
-        let project = try ScratchProject(["power.py": looping, "tests/test_power.py": tests])
+    /// Ends, with the wrong answer for every x above 2.
+    static let tripling = power("    while p < x:\n        p = p * 3\n")
+
+    static func request(
+        failing: [String], seconds: Double?, maxSeconds: Double, rounds: [[(String, [String: String])]], initial: String = looping
+    ) throws -> (HealRequest, ScratchProject) {
+        let project = try ScratchProject(["power.py": initial, "tests/test_power.py": tests])
         let signal = Signal(
             kind: .testFailure, source: "pytest", message: "\(failing.count) failing",
             failingTests: failing.map { Self.test + $0 }, exceptionType: "Failed")
@@ -95,10 +98,13 @@ struct HealTestLimitTests {
         #expect(candidate.verifications.allSatisfy { $0.succeeded && $0.testCPUSeconds == 1 && $0.passedTests.count == 3 })
     }
 
+    /// The tests fail without looping: two looping ones would spend 20 s of CPU inside the
+    /// baseline's 30 s, which a loaded machine does not give (CI run of 52bcc4db).
     @Test("unset, the limit is a sixth of the baseline's budget (at least 10 s), then ten times the slowest test (at least 5 s)")
     func derivedLimits() throws {
         let (request, project) = try Self.request(
-            failing: ["five", "thousand"], seconds: nil, maxSeconds: 60, rounds: [[("the fix", ["power.py": Self.fixed])]])
+            failing: ["five", "thousand"], seconds: nil, maxSeconds: 60, rounds: [[("the fix", ["power.py": Self.fixed])]],
+            initial: Self.tripling)
         let outcome = try withExtendedLifetime(project) { try HealLoop(memory: nil).run(request) }
         #expect(outcome.baseline?.reason == .exited)
         #expect(outcome.baseline?.testCPUSeconds == 10)
