@@ -118,7 +118,8 @@ struct DatabaseCLITests {
     /// CVSS 9.8 advisories; the default gate now fails.
     @Test func knownCriticalCVEsFailTheDefaultGate() throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let imported = try CLI.run(["db", "import", Self.pypa, Self.ghsa], environment: environment())
+        // 2,662 advisories: seconds idle, so more room than a command's default under load.
+        let imported = try CLI.run(["db", "import", Self.pypa, Self.ghsa], environment: environment(), timeout: 300)
         #expect(imported.status == 0, "\(imported.stderr)")
         let project = home + "/project"
         try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)

@@ -106,7 +106,6 @@ struct EgressCLITests {
 
     @Test func bypassingTheProxyFindsNoRoute() throws {
         let server = try LoopbackServer()
-        let started = Date()
         // --noproxy: a direct connection, in the sandbox's own network namespace.
         let direct = try CLI.run([
             "sandbox", "run", "--allow", "127.0.0.1:\(server.port)", "--",
@@ -127,8 +126,6 @@ struct EgressCLITests {
         ])
         #expect(udp.status != 0)
         #expect(udp.stderr.contains("Network is unreachable"))
-        // Only a hang fails this (each step is ~1 s; the DNS timing is NetworkEscapeTests.dnsFailsFast).
-        #expect(Date().timeIntervalSince(started) < 120)
     }
 
     @Test func anotherSandboxCannotReachTheProxy() throws {

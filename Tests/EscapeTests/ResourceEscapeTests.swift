@@ -58,7 +58,8 @@ extension EscapeBattery {
                 let beat = "hb-\(UUID().uuidString.prefix(8))"
                 let run = try harness.command(
                     ["/bin/sh", "-c", "./sentinel-probe daemon \(beat); sleep 300"],
-                    flags: ["--rw", "--timeout", "5"], timeout: 120)
+                    // Room for the launch and the daemon's first beat on a loaded machine.
+                    flags: ["--rw", "--timeout", "20"], timeout: 240)
                 #expect(run.result.status == 124, "\(run.summary)")
                 #expect(run.status?.reason == "timeout", "\(run.summary)")
                 let heartbeat = harness.path + "/" + beat

@@ -161,8 +161,9 @@ extension EscapeBattery {
         @Test func timedOutRunCommitsWhatItWrote() throws {
             try SandboxHarness.with { harness in
                 let run = try harness.command(
-                    ["/bin/sh", "-c", "echo before > /workspace/written; sleep 30"],
-                    flags: ["--rw", "--timeout", "1"], timeout: 60)
+                    ["/bin/sh", "-c", "echo before > /workspace/written; sleep 300"],
+                    // The timeout counts from the launch's start: room for it and the write under load.
+                    flags: ["--rw", "--timeout", "20"], timeout: 240)
                 #expect(run.result.status == 124, "\(run.summary)")
                 #expect(Self.text(harness.path + "/written") == "before\n", "\(run.summary)")
             }

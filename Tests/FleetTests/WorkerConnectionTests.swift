@@ -76,10 +76,13 @@ struct WorkerConnectionTests {
         }
         #expect(
             try eventually(timeout: 60) { try scalar("SELECT count(*) FROM fleet_jobs WHERE state = 'running'") == String(concurrency) })
-        // psql's own session is left out; nobody else connects to this database.
-        let connections = try scalar(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
-        #expect(connections == "2")
+        // psql's own session is left out; nobody else connects to this database. The listener
+        // connects on its own thread, and a session still authenticating has no database yet:
+        // waited for, then held.
+        let sessions = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        #expect(try eventually(timeout: 60) { try scalar(sessions) == "2" })
+        usleep(1_500_000)
+        #expect(try scalar(sessions) == "2")
         // A reaper of its own: any expired lease would be taken back while the jobs run.
         let watcher = try JobQueue(url: url)
         let watchUntil = Date().addingTimeInterval(6)

@@ -102,7 +102,12 @@ struct PatchApprovalTests {
             let name = PostgresServer.databaseName(try #require(JobQueueTests.postgresText(url)))
             let probe =
                 "SELECT query_start FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%fleet_decisions%'"
+            // Once the waiter has looked (this test's session and the waiter's): it connects,
+            // migrates and listens first, which a loaded machine may take seconds over.
+            let looked = Date().addingTimeInterval(60)
+            while try server.psql(probe, database: name).split(separator: "\n").count < 2, Date() < looked { usleep(50_000) }
             let before = try server.psql(probe, database: name)
+            #expect(before.split(separator: "\n").count == 2, "\(before)")
             usleep(500_000)
             #expect(try server.psql(probe, database: name) == before && !before.isEmpty)
         }

@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Dispatch
+import Support
 import Synchronization
 
 /// The launcher's side of a `-t` run: the pty master's output goes to the caller's stdout
@@ -55,12 +56,11 @@ final class TerminalRelay {
             resize = nil
             return
         }
-        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-        source.setEventHandler {
-            shared.value.withLock { fd in if fd >= 0 { caller.copyWindowSize(to: fd) } }
-        }
-        source.resume()
-        resize = source
+        // Registered before the caller can resize: a SIGWINCH before that was lost (its default is to be ignored).
+        resize =
+            RegisteredSignalSource.make([SIGWINCH], queue: .global()) { _, _ in
+                shared.value.withLock { fd in if fd >= 0 { caller.copyWindowSize(to: fd) } }
+            }.first
     }
 
     /// Stops following the window size and restores the caller's terminal.
