@@ -100,7 +100,6 @@ struct SignalCLITests {
         private static let writeSyscall = "1"
     #endif
 
-    /// True when some thread of `pid` sits in write(2) on `fd`.
     /// Whether a SIGTERM waits in `pid`'s shared pending set (`ShdPnd` in its status).
     private func sigtermPending(_ pid: pid_t) -> Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
@@ -110,6 +109,7 @@ struct SignalCLITests {
         return mask & (1 << UInt64(SIGTERM - 1)) != 0
     }
 
+    /// True when some thread of `pid` sits in write(2) on `fd`.
     private func blockedInWrite(_ pid: pid_t, fd: Int) -> Bool {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return tasks.contains { task in
