@@ -6,6 +6,10 @@ worker's listening session is ended by `pg_terminate_backend` (as an operator, a
 failover would), and the same number of jobs is measured again once the worker has listened anew.
 
     bench/fleet-wakeup.py SENTINEL [--samples 30] [--cuts 1] [--end listener|all|network|restart [--network-seconds 45]] [--concurrency 1] [--ssl]
+    bench/fleet-wakeup.py SENTINEL --cut-each [--end listener|all] [--samples 30]
+
+`--cut-each` ends the listening session (or every session) before every sample and submits at
+once, without waiting for the worker to connect again: a submission that lands while it reconnects.
 
 Prints the median, p90 and p99 (nearest rank) of each phase in milliseconds, and every sample
 after a cut (the evaluation saw them alternate 6 ms and 640 ms). Needs root (the server runs as
@@ -51,7 +55,12 @@ def main():
                         "or stop the server for --network-seconds and start it again")
     parser.add_argument("--network-seconds", type=float, default=45)
     parser.add_argument("--ssl", action="store_true", help="the server offers TLS (as Debian's packaged cluster does)")
+    parser.add_argument("--cut-each", action="store_true",
+                        help="end the listening session (or with --end all every session), when there is one, right before each "
+                        "sample, and submit at once")
     args = parser.parse_args()
+    if args.cut_each and args.end not in ("listener", "all"):
+        parser.error("--cut-each ends sessions: --end listener or all")
     sentinel = str(Path(args.sentinel).resolve())
     server = ft.Postgres("off", ssl=args.ssl)
     work = Path(tempfile.mkdtemp(prefix="sentinel-wakeup-"))
@@ -79,9 +88,17 @@ def main():
         def scalar(sql):
             return server.psql(sql, database=database).strip()
 
-        def phase(count):
+        def end_sessions():
+            which = "AND query LIKE 'LISTEN%'" if args.end == "listener" else ""
+            return scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
+                          f"AND pid <> pg_backend_pid() {which}")
+
+        def phase(count, cut_each=False):
             first = int(scalar("SELECT count(*) FROM fleet_jobs"))
+            hits = []
             for k in range(count):
+                if cut_each:
+                    hits.append(end_sessions() != "0")
                 ft.run([sentinel, "fleet", "submit", "noop"], env=ft.sentinel_env(home, url))
                 deadline = time.monotonic() + 60
                 while int(scalar("SELECT count(*) FROM fleet_jobs WHERE started_at IS NOT NULL")) < first + k + 1:
@@ -90,9 +107,20 @@ def main():
                     time.sleep(0.02)
                 time.sleep(0.2)  # idle again, waiting in LISTEN
             rows = scalar(f"SELECT (started_at - created_at) * 1000 FROM fleet_jobs WHERE id > {first} ORDER BY id")
-            return [float(line) for line in rows.split("\n") if line]
+            values = [float(line) for line in rows.split("\n") if line]
+            return (values, hits) if cut_each else values
 
         print(summary("before any cut", phase(args.samples)), flush=True)
+        if args.cut_each:
+            values, hits = phase(args.samples, cut_each=True)
+            cut = [v for v, hit in zip(values, hits) if hit]
+            missed = [v for v, hit in zip(values, hits) if not hit]
+            print(summary("cut, then submit", cut), flush=True)
+            if missed:
+                print(summary("no session to cut", missed), flush=True)
+            print("  samples: " + ", ".join(f"{v:.1f}{'' if hit else '*'}" for v, hit in zip(values, hits))
+                  + "  (* no session was there to end)", flush=True)
+            return
         for cut in range(1, args.cuts + 1):
             if args.end == "restart":
                 data = str(server.directory / "data")
@@ -108,9 +136,7 @@ def main():
                 finally:
                     ft.run(["iptables", "-D"] + rule)
             else:
-                which = "AND query LIKE 'LISTEN%'" if args.end == "listener" else ""
-                ended = scalar("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() "
-                               f"AND pid <> pg_backend_pid() {which}")
+                ended = end_sessions()
                 if args.end == "listener" and ended != "1":
                     raise ft.Failure(f"expected one listening session to end, ended {ended}")
             time.sleep(3)  # the worker notices, waits and listens again

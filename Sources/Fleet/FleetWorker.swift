@@ -91,10 +91,15 @@ public final class FleetWorker: Sendable {
             scratch = nil
             log.warning("scratch.error", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])
         }
-        let listener = FleetListener(url: url) { [self] error in
-            metrics.databaseErrors.increment()
-            log.warning("database.error", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])
-        }
+        let listener = FleetListener(
+            url: url,
+            onError: { [self] error in
+                metrics.databaseErrors.increment()
+                log.warning("database.error", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])
+            },
+            onListening: { [self] failures in
+                log.info("listener.listening", [LogField("worker", .string(options.name)), LogField("failures", .int(Int64(failures)))])
+            })
         let runtime = Runtime(listener: listener, heartbeat: LeaseHeartbeat(connection: connection, options: options), scratch: scratch)
         let group = DispatchGroup()
         for slot in 0..<max(1, options.concurrency) {
@@ -117,6 +122,7 @@ public final class FleetWorker: Sendable {
     private func loop(slot: Int, runtime: Runtime) {
         let owner = options.concurrency > 1 ? "\(options.name)/\(slot)" : options.name
         var lastCounts = -Double.infinity
+        var failures = 0
         while stop.current == .running {
             do {
                 let reapNow = lastReap.withLock { last in
@@ -133,9 +139,9 @@ public final class FleetWorker: Sendable {
                 // Taken before the claim: a submission between the claim and the wait is not missed.
                 let seen = runtime.listener.submitted.generation
                 let started = MonotonicClock.seconds()
-                guard let job = try connection.with({ try $0.claim(owner: owner, leaseSeconds: options.leaseSeconds) }),
-                    let lease = job.lease
-                else {
+                let claimed = try connection.with { try $0.claim(owner: owner, leaseSeconds: options.leaseSeconds) }
+                failures = 0
+                guard let job = claimed, let lease = job.lease else {
                     // An empty claim on tables a newer build migrated: this worker is the old one.
                     if slot == 0, let (found, known) = try? connection.with({ try $0.schemaVersion() }), let found, found != known {
                         refuseSchema(found: found, known: known)
@@ -151,8 +157,11 @@ public final class FleetWorker: Sendable {
             } catch {
                 metrics.databaseErrors.increment()
                 log.warning("database.error", [LogField("worker", .string(owner)), LogField("error", .string("\(error)"))])
+                // At once after a lost session (a job submitted meanwhile waits no longer), then
+                // backing off while the server stays away.
+                failures += 1
                 connection.reconnectIfNeeded()
-                Thread.sleep(forTimeInterval: 1)
+                Thread.sleep(forTimeInterval: ReconnectDelay.seconds(failures: failures))
             }
         }
     }

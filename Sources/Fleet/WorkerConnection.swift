@@ -99,37 +99,49 @@ final class WakeSignal: Sendable {
 
 /// The worker's listening connection (PostgreSQL): LISTENs on the jobs and approvals channels
 /// and wakes the slots waiting for work and the heals waiting for a decision. On SQLite, which
-/// has no notifications, there is none: waiters poll at `pollInterval`.
+/// has no notifications, there is none: waiters poll at `pollInterval`. A lost session is
+/// opened again at once (then after `ReconnectDelay` while the server refuses it), and
+/// until it listens again waiters poll as on SQLite: a submission meanwhile waits no longer
+/// than a poll.
 final class FleetListener: Sendable {
     /// Fired on each submission.
     let submitted = WakeSignal()
     /// Fired on each approval decision.
     let decided = WakeSignal()
     private let notifies: Bool
+    /// True while a session LISTENs: waits may then last until their timeout.
+    private let listening = Mutex(false)
     private let finished = Mutex(false)
     private let done = DispatchSemaphore(value: 0)
     /// How often a waiter looks again where nothing notifies (SQLite), or after a lost listener.
     static let pollInterval = 0.1
 
-    /// Starts listening on `url` (nothing to listen on for SQLite).
-    init(url: DatabaseURL, onError: @escaping @Sendable (any Error) -> Void) {
+    /// Starts listening on `url` (nothing to listen on for SQLite). `onError` is told each failure
+    /// of the listening session; `onListening` each time it listens again after one.
+    init(
+        url: DatabaseURL, onError: @escaping @Sendable (any Error) -> Void,
+        onListening: @escaping @Sendable (_ failures: Int) -> Void = { _ in }
+    ) {
         if case .postgres = url { notifies = true } else { notifies = false }
         guard notifies else {
             done.signal()
             return
         }
         let thread = Thread { [self] in
-            listen(url: url, onError: onError)
+            listen(url: url, onError: onError, onListening: onListening)
             done.signal()
         }
         thread.name = "fleet-listener"
         thread.start()
     }
 
-    /// Waits up to `timeout` seconds for `signal` to fire after generation `seen`; on SQLite, at
-    /// most `pollInterval`.
+    /// True while notifications arrive (a session LISTENs); false on SQLite.
+    var isListening: Bool { listening.withLock { $0 } }
+
+    /// Waits up to `timeout` seconds for `signal` to fire after generation `seen`; at most
+    /// `pollInterval` while no session listens (SQLite, or a listener being opened again).
     func wait(_ signal: WakeSignal, after seen: UInt64, timeout: Double) {
-        signal.wait(after: seen, timeout: notifies ? timeout : min(timeout, Self.pollInterval))
+        signal.wait(after: seen, timeout: isListening ? timeout : min(timeout, Self.pollInterval))
     }
 
     /// Stops listening; returns when the listening thread has ended.
@@ -138,8 +150,9 @@ final class FleetListener: Sendable {
         done.wait()
     }
 
-    private func listen(url: DatabaseURL, onError: @Sendable (any Error) -> Void) {
+    private func listen(url: DatabaseURL, onError: @Sendable (any Error) -> Void, onListening: @Sendable (Int) -> Void) {
         var queue: JobQueue?
+        var failures = 0
         while !finished.withLock({ $0 }) {
             do {
                 let connected = try queue ?? JobQueue(url: url)
@@ -147,8 +160,11 @@ final class FleetListener: Sendable {
                     queue = connected
                     // LISTEN now; anything sent before it was missed: everyone looks again.
                     _ = try connected.nextNotification(timeout: 0)
+                    listening.withLock { $0 = true }
                     submitted.fire()
                     decided.fire()
+                    if failures > 0 { onListening(failures) }
+                    failures = 0
                 }
                 // Short waits: `stop` is seen within a second.
                 guard let note = try connected.nextNotification(timeout: 1) else { continue }
@@ -157,11 +173,32 @@ final class FleetListener: Sendable {
                 case .decided: decided.fire()
                 }
             } catch {
-                onError(error)
-                // A new session after a lost one (its LISTENs are gone with it).
+                // A new session after a lost one (its LISTENs are gone with it). Until it
+                // listens, waiters poll: they are woken now to wait again that way.
+                let wasListening = listening.withLock { was in
+                    defer { was = false }
+                    return was
+                }
+                if wasListening {
+                    submitted.fire()
+                    decided.fire()
+                }
                 queue = nil
-                Thread.sleep(forTimeInterval: 1)
+                failures += 1
+                onError(error)
+                pause(ReconnectDelay.seconds(failures: failures))
             }
+        }
+        listening.withLock { $0 = false }
+    }
+
+    /// Sleeps `seconds` in short steps, so that `stop` is seen within a tenth of a second.
+    private func pause(_ seconds: Double) {
+        let until = MonotonicClock.seconds() + seconds
+        while !finished.withLock({ $0 }) {
+            let remaining = until - MonotonicClock.seconds()
+            guard remaining > 0 else { return }
+            Thread.sleep(forTimeInterval: min(remaining, 0.1))
         }
     }
 }

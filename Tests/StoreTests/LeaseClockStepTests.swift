@@ -92,8 +92,10 @@ struct LeaseClockStepTests {
         // pass after the step ends it in real time; the dead worker's is short.
         let held = try #require(try queue.claim(owner: "alive", leaseSeconds: 30))
         #expect(held.id == living)
-        _ = try #require(try queue.claim(owner: "dead", leaseSeconds: 4))
+        // Read before the claim: a loaded machine's delay between the claim and this reading
+        // cannot make the term look shorter than it was.
         let claimed = MonotonicClock.seconds()
+        _ = try #require(try queue.claim(owner: "dead", leaseSeconds: 4))
         let watch = DatabaseClockWatch()
         // The reaper's pass before the step is its reading of the clock as it was.
         #expect(try !queue.reapExpiredLeases(clock: watch, audit: { _ in }).contains { $0.jobID == living })
