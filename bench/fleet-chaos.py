@@ -86,7 +86,12 @@ class Fleet:
         return run([self.sentinel, *argv], env=self.env(self.home), check=check)
 
     def stop_all(self):
+        running = {k for k, (proc, _) in self.procs.items() if proc.poll() is None}
         ft.stop_workers({k: proc for k, (proc, _) in self.procs.items()}, 120, resume=True)
+        for k in sorted(running):
+            proc, log = self.procs[k]
+            if proc.returncode == -signal.SIGKILL:
+                say(f"worker {k} needed SIGKILL; its log ends:\n" + log.read_text(errors="replace")[-3000:])
 
 
 def sql(server, database, text):

@@ -11,19 +11,12 @@ public enum StopSignals {
     /// Counts `signals` (SIGTERM and SIGINT unless told) and calls `handle` with the count so far
     /// on a serial queue; keep the returned sources alive for as long as they should be taken.
     /// Two signals delivered together are counted as two. A signal sent after this returns is
-    /// always counted (``RegisteredSignalSource``).
+    /// always counted, and so is one sent while it registers (``RegisteredSignalSource``).
     public static func observe(
         _ signals: [Int32] = [SIGTERM, SIGINT], _ handle: @escaping @Sendable (Int) -> Void
     ) -> [any DispatchSourceSignal] {
-        for number in signals {
-            // Not the default action (an exit without cleanup) while the source is not yet
-            // registered. Only over the default: libdispatch installs its handler once per
-            // process, and ignoring the signal over it would lose the signal for good.
-            var current = sigaction()
-            if sigaction(number, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil {
-                signal(number, SIG_IGN)
-            }
-        }
+        // Not the default action (an exit without cleanup) while the sources register: a signal
+        // then is counted and handed over once they are (RegisteredSignalSource).
         let counter = Counter()
         return RegisteredSignalSource.make(signals, queue: DispatchQueue(label: "sentinel.stop-signals")) { _, received in
             handle(counter.next(by: received))

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <link.h>
 #include <linux/openat2.h>
 #include <stdint.h>
@@ -372,3 +374,39 @@ static void csys_malloc_message(void *opaque, const char *text) {
     }
 }
 __attribute__((used, visibility("default"))) void (*malloc_message)(void *, const char *) = csys_malloc_message;
+
+/* One counter per signal number (1..64), touched only by atomic operations. */
+static atomic_long counted_signals[65];
+
+static void count_signal(int signo) {
+    if (signo > 0 && signo < 65) atomic_fetch_add_explicit(&counted_signals[signo], 1, memory_order_relaxed);
+}
+
+int csys_count_signal(int signo) {
+    if (signo <= 0 || signo >= 65) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = count_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return sigaction(signo, &action, NULL);
+}
+
+long csys_take_counted_signal(int signo) {
+    if (signo <= 0 || signo >= 65) return 0;
+    return atomic_exchange_explicit(&counted_signals[signo], 0, memory_order_relaxed);
+}
+
+long csys_counted_signal(int signo) {
+    if (signo <= 0 || signo >= 65) return 0;
+    return atomic_load_explicit(&counted_signals[signo], memory_order_relaxed);
+}
+
+int csys_counting_signal(int signo) {
+    struct sigaction current;
+    if (sigaction(signo, NULL, &current) != 0) return 0;
+    return current.sa_handler == count_signal;
+}

@@ -101,20 +101,26 @@ final class WakeSignal: Sendable {
 /// and wakes the slots waiting for work and the heals waiting for a decision. On SQLite, which
 /// has no notifications, there is none: waiters poll at `pollInterval`. A lost session is
 /// opened again at once (then after `ReconnectDelay` while the server refuses it), and
-/// until it listens again waiters poll as on SQLite: a submission meanwhile waits no longer
-/// than a poll.
+/// until it listens again waiters poll: at `pollInterval` for `quickPollSeconds`, then at
+/// `awayPollInterval`, so that a fleet whose listeners a full server refuses does not add ten
+/// claims a second per slot to its load.
 final class FleetListener: Sendable {
     /// Fired on each submission.
     let submitted = WakeSignal()
     /// Fired on each approval decision.
     let decided = WakeSignal()
     private let notifies: Bool
-    /// True while a session LISTENs: waits may then last until their timeout.
-    private let listening = Mutex(false)
+    /// Since when (monotonic seconds) no session has listened; nil while one LISTENs, when
+    /// waits may last until their timeout.
+    private let awaySince = Mutex<Double?>(MonotonicClock.seconds())
     private let finished = Mutex(false)
     private let done = DispatchSemaphore(value: 0)
     /// How often a waiter looks again where nothing notifies (SQLite), or after a lost listener.
     static let pollInterval = 0.1
+    /// How long after a listener was lost waiters poll at `pollInterval`.
+    static let quickPollSeconds = 2.0
+    /// How often waiters look again after that, until a session listens.
+    static let awayPollInterval = 1.0
 
     /// Starts listening on `url` (nothing to listen on for SQLite). `onError` is told each failure
     /// of the listening session; `onListening` each time it listens again after one.
@@ -136,12 +142,19 @@ final class FleetListener: Sendable {
     }
 
     /// True while notifications arrive (a session LISTENs); false on SQLite.
-    var isListening: Bool { listening.withLock { $0 } }
+    var isListening: Bool { notifies && awaySince.withLock { $0 } == nil }
 
-    /// Waits up to `timeout` seconds for `signal` to fire after generation `seen`; at most
-    /// `pollInterval` while no session listens (SQLite, or a listener being opened again).
+    /// Waits up to `timeout` seconds for `signal` to fire after generation `seen`; on SQLite at
+    /// most `pollInterval`, and while a lost listener is being opened again at most
+    /// `pollInterval` or, after `quickPollSeconds`, `awayPollInterval`.
     func wait(_ signal: WakeSignal, after seen: UInt64, timeout: Double) {
-        signal.wait(after: seen, timeout: isListening ? timeout : min(timeout, Self.pollInterval))
+        signal.wait(after: seen, timeout: min(timeout, longestWait))
+    }
+
+    private var longestWait: Double {
+        guard notifies else { return Self.pollInterval }
+        guard let since = awaySince.withLock({ $0 }) else { return .infinity }
+        return MonotonicClock.seconds() - since < Self.quickPollSeconds ? Self.pollInterval : Self.awayPollInterval
     }
 
     /// Stops listening; returns when the listening thread has ended.
@@ -160,7 +173,7 @@ final class FleetListener: Sendable {
                     queue = connected
                     // LISTEN now; anything sent before it was missed: everyone looks again.
                     _ = try connected.nextNotification(timeout: 0)
-                    listening.withLock { $0 = true }
+                    awaySince.withLock { $0 = nil }
                     submitted.fire()
                     decided.fire()
                     if failures > 0 { onListening(failures) }
@@ -175,9 +188,9 @@ final class FleetListener: Sendable {
             } catch {
                 // A new session after a lost one (its LISTENs are gone with it). Until it
                 // listens, waiters poll: they are woken now to wait again that way.
-                let wasListening = listening.withLock { was in
-                    defer { was = false }
-                    return was
+                let wasListening = awaySince.withLock { since in
+                    defer { since = since ?? MonotonicClock.seconds() }
+                    return since == nil
                 }
                 if wasListening {
                     submitted.fire()
@@ -189,7 +202,7 @@ final class FleetListener: Sendable {
                 pause(ReconnectDelay.seconds(failures: failures))
             }
         }
-        listening.withLock { $0 = false }
+        awaySince.withLock { $0 = $0 ?? MonotonicClock.seconds() }
     }
 
     /// Sleeps `seconds` in short steps, so that `stop` is seen within a tenth of a second.

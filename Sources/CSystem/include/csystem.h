@@ -90,6 +90,20 @@ int csys_open_by_handle(int mount_fd, const void *handle, size_t length, int fla
    copies up to `capacity` bytes to `out` and returns its length, or -1 when it has none. */
 int csys_build_id(unsigned char *out, size_t capacity);
 
+/* Makes `signo`'s handler one that only counts it (an atomic add: nothing else runs in signal
+   context), for the moment before a real handler is registered by another thread; 0, or -1
+   with errno (EINVAL for a signal past 64). */
+int csys_count_signal(int signo);
+
+/* How many `signo` the counting handler has counted since the last call; the count is cleared. */
+long csys_take_counted_signal(int signo);
+
+/* How many `signo` the counting handler has counted and nobody has taken yet (the count stays). */
+long csys_counted_signal(int signo);
+
+/* 1 when `signo`'s handler is the counting one now, else 0. */
+int csys_counting_signal(int signo);
+
 /* A listening AF_UNIX stream socket bound at `path` (CLOEXEC, backlog 64); -1 with errno
    (ENAMETOOLONG for a path longer than sun_path). */
 int csys_unix_listen(const char *path);

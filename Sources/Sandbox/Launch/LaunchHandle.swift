@@ -43,16 +43,20 @@ public final class LaunchHandle: Sendable {
 
     /// Passes `signal` to the payload itself, which handles it as it will (a fleet worker
     /// drains its jobs): the init, its parent inside, neither forwards nor takes signals. A run
-    /// not started yet, or over, is left alone.
+    /// whose payload is not there yet (not started, the init not yet forked it) or no longer
+    /// is has nothing to drain: it is stopped as ``terminate(signal:)`` stops it. (It was left
+    /// alone, and a root fleet worker signalled as it started ran on until its grace ended.)
     public func deliver(signal: Int32) {
         let current = pid.load(ordering: .sequentiallyConsistent)
-        guard current > 0 else { return }
+        var delivered = 0
         // The init's children: the payload, and what it left to the init (daemons, orphans).
         let path = "/proc/\(current)/task/\(current)/children"
-        guard let data = try? BoundedFile.read(path, limit: 1 << 16, followLinks: false) else { return }
-        for word in String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-            if let child = Int32(word), child > 0 { kill(child, signal) }
+        if current > 0, let data = try? BoundedFile.read(path, limit: 1 << 16, followLinks: false) {
+            for word in String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+                if let child = Int32(word), child > 0, kill(child, signal) == 0 { delivered += 1 }
+            }
         }
+        if delivered == 0 { terminate(signal: signal) }
     }
 
     /// The signal a caller asked to stop with, if any.
