@@ -15,8 +15,6 @@ public enum StopSignals {
     public static func observe(
         _ signals: [Int32] = [SIGTERM, SIGINT], _ handle: @escaping @Sendable (Int) -> Void
     ) -> [any DispatchSourceSignal] {
-        // Not the default action (an exit without cleanup) while the sources register: a signal
-        // then is counted and handed over once they are (RegisteredSignalSource).
         let counter = Counter()
         return RegisteredSignalSource.make(signals, queue: DispatchQueue(label: "sentinel.stop-signals")) { _, received in
             handle(counter.next(by: received))

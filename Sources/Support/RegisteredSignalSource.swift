@@ -10,8 +10,8 @@ import Dispatch
 /// threads some time after `resume()`; a signal sent before then has the disposition the process
 /// had, and one whose disposition is to be ignored (SIGWINCH by default) is lost, one whose
 /// default is to end the process ends it without its cleanup. A fleet worker that had logged
-/// `worker.started` dropped the SIGTERM it was stopped with this way, and a root worker's
-/// payload signalled just after it started ignored its SIGTERM. So while the sources register, a
+/// `worker.started` dropped the SIGTERM it was stopped with this way, and one signalled while
+/// it registered (its stop signals ignored meanwhile) dropped it too. So while the sources register, a
 /// signal still at its default disposition is counted by a handler that only counts (C, an atomic
 /// add), and what it counted is handed to `handle` once the sources are registered.
 public enum RegisteredSignalSource {

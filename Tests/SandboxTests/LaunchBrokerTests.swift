@@ -426,7 +426,7 @@ struct LaunchBrokerTests {
 }
 
 /// Polls `condition` every 20 ms for up to `seconds`; whether it became true.
-private func eventuallyTrue(seconds: Double, _ condition: () -> Bool) -> Bool {
+func eventuallyTrue(seconds: Double, _ condition: () -> Bool) -> Bool {
     let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1_000_000_000)
     while MonotonicClock.nanoseconds() < deadline {
         if condition() { return true }

@@ -38,7 +38,7 @@ struct LaunchHandleDeliveryTests {
         let second = LaunchHandle()
         second.started(parent)
         let children = "/proc/\(parent)/task/\(parent)/children"
-        #expect(Self.eventually { ((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").contains { $0.isNumber } })
+        #expect(eventuallyTrue(seconds: 60) { ((try? String(contentsOfFile: children, encoding: .utf8)) ?? "").contains { $0.isNumber } })
         second.deliver(signal: SIGTERM)
         #expect(second.requestedSignal == nil)
         // The shell reports its child's SIGTERM as 128 + 15.
@@ -72,25 +72,12 @@ struct LaunchHandleDeliveryTests {
     /// How `pid` ended ("exit N", "signal N"), waiting up to 60 s (a loaded machine's headroom).
     static func ended(_ pid: pid_t) -> String {
         var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if waitpid(pid, &status, WNOHANG) == pid {
-                let signal = status & 0x7f
-                return signal == 0 ? "exit \((status >> 8) & 0xff)" : "signal \(signal)"
-            }
-            usleep(20_000)
+        guard eventuallyTrue(seconds: 60, { waitpid(pid, &status, WNOHANG) == pid }) else {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, &status, 0)
+            return "still running after 60 s"
         }
-        kill(pid, SIGKILL)
-        _ = waitpid(pid, &status, 0)
-        return "still running after 60 s"
-    }
-
-    static func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
+        let signal = status & 0x7f
+        return signal == 0 ? "exit \((status >> 8) & 0xff)" : "signal \(signal)"
     }
 }
