@@ -130,6 +130,9 @@ public enum Launcher {
         let counted = cgroup.group.map {
             (oomKilled: $0.oomKilled(), cpuNanoseconds: $0.cpuNanoseconds(), peakMemoryBytes: $0.peakMemoryBytes())
         }
+        // Forgotten before it is reaped: a stop or a passed-on signal from here on must not reach
+        // a process that has taken the init's pid since (the payload has ended; the init is leaving).
+        options.handle?.ended()
         let usage = reap(process.pid)
         let summaries = egress?.finish() ?? []
 
